@@ -1,0 +1,8 @@
+"""The installed version, read from package metadata so there is one source of truth (pyproject.toml)."""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("citebound")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0+unknown"
