@@ -1,0 +1,279 @@
+"""The audit log: every `ask` request, written to SQLite beside the knowledge base.
+
+- WAL mode, migrations applied when the log is opened (`AuditLog(path)`), never from the CLI.
+- Each request is written in ONE transaction (`BEGIN IMMEDIATE` … `COMMIT`): a process killed at any
+  point leaves either the whole record or none of it.
+- Optional hash chain: each record's hash covers its content and the previous record's hash, so
+  `verify()` detects an edited, removed or reordered record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citebound.audit.migrations import migrate
+from citebound.errors import InputError, KnowledgeBaseError
+
+AUDIT_FILENAME = "audit.sqlite3"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    label: str
+    chunk_id: str
+    doc_id: str
+    version: int
+    start: int
+    end: int
+    text_hash: str
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OutputRecord:
+    attempt: int
+    kind: str  # initial | retry | regenerate
+    raw: str
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRecord:
+    attempt: int
+    idx: int
+    claim: str
+    cited: tuple[str, ...]
+    label: str
+    reason: str
+    kept: bool
+    source_id: str | None = None
+    span_start: int | None = None
+    span_end: int | None = None
+    score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRecord:
+    source_id: str
+    pattern: str
+    start: int
+    end: int
+    excerpt: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    id: str
+    question: str
+    backend: dict[str, Any]
+    status: str  # answered | abstained | error
+    abstained: bool
+    result: dict[str, Any]
+    timings: dict[str, float]
+    created_at: str = ""
+    kb_path: str | None = None
+    kb_revision: str | None = None
+    prompt: str | None = None
+    abstain_reason: str | None = None
+    answer: str | None = None
+    sources: tuple[SourceRecord, ...] = ()
+    outputs: tuple[OutputRecord, ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
+    flags: tuple[FlagRecord, ...] = ()
+    prev_hash: str | None = None
+    hash: str | None = None
+
+    def content_hash(self, prev_hash: str | None) -> str:
+        """sha256 of the record's content (everything but the hashes) chained to `prev_hash`."""
+        body = asdict(self)
+        body.pop("hash")
+        body["prev_hash"] = prev_hash
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=list)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class AuditLog:
+    """Append-only request log. `AuditLog.beside(kb_dir)` opens the log that lives in a KB folder."""
+
+    def __init__(self, path: str | Path, *, hash_chain: bool = True) -> None:
+        self.path = Path(path)
+        self.hash_chain = hash_chain
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: every transaction below is explicit, so a record is all-or-nothing.
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
+            self._db.execute("PRAGMA foreign_keys=ON")
+            migrate(self._db)
+        except sqlite3.DatabaseError as exc:
+            raise KnowledgeBaseError(f"cannot open audit log {self.path}: {exc}") from None
+
+    @classmethod
+    def beside(cls, kb_dir: str | Path, **kwargs: Any) -> AuditLog:
+        return cls(Path(kb_dir) / AUDIT_FILENAME, **kwargs)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> AuditLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------------
+    def write(self, record: AuditRecord) -> AuditRecord:
+        """Store `record` in one transaction; return it with its timestamp and hashes filled in."""
+        if not record.created_at:
+            record = replace(record, created_at=now_iso())
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")  # takes the write lock first: the chain's previous hash is stable
+        try:
+            prev_hash = None
+            if self.hash_chain:
+                row = db.execute("SELECT hash FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
+                prev_hash = row[0] if row else None
+                record = replace(record, prev_hash=prev_hash, hash=record.content_hash(prev_hash))
+            else:
+                record = replace(record, prev_hash=None, hash=None)
+            self._insert(record)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return record
+
+    def _insert(self, r: AuditRecord) -> None:
+        db = self._db
+        db.execute(
+            "INSERT INTO requests (id, created_at, question, kb_path, kb_revision, backend, prompt, status,"
+            " abstained, abstain_reason, answer, result, timings, prev_hash, hash)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (r.id, r.created_at, r.question, r.kb_path, r.kb_revision, _dumps(r.backend), r.prompt, r.status,
+             int(r.abstained), r.abstain_reason, r.answer, _dumps(r.result), _dumps(r.timings), r.prev_hash,
+             r.hash),
+        )
+        db.executemany(
+            'INSERT INTO sources (request_id, label, chunk_id, doc_id, version, start, "end", text_hash, scores)'
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [(r.id, s.label, s.chunk_id, s.doc_id, s.version, s.start, s.end, s.text_hash, _dumps(s.scores))
+             for s in r.sources],
+        )
+        db.executemany(
+            "INSERT INTO outputs (request_id, attempt, kind, raw, parse_error) VALUES (?,?,?,?,?)",
+            [(r.id, o.attempt, o.kind, o.raw, o.parse_error) for o in r.outputs],
+        )
+        db.executemany(
+            "INSERT INTO verdicts (request_id, attempt, idx, claim, cited, label, reason, source_id,"
+            " span_start, span_end, score, kept) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(r.id, v.attempt, v.idx, v.claim, _dumps(list(v.cited)), v.label, v.reason, v.source_id,
+              v.span_start, v.span_end, v.score, int(v.kept)) for v in r.verdicts],
+        )
+        db.executemany(
+            'INSERT INTO flags (request_id, source_id, pattern, start, "end", excerpt) VALUES (?,?,?,?,?,?)',
+            [(r.id, f.source_id, f.pattern, f.start, f.end, f.excerpt) for f in r.flags],
+        )
+
+    # -- reading ---------------------------------------------------------------------------------
+    def get(self, request_id: str) -> AuditRecord:
+        """The record with this id, or with this unique id prefix (as `git` does)."""
+        rows = self._db.execute(
+            "SELECT * FROM requests WHERE id = ? OR id LIKE ? ESCAPE '\\' ORDER BY seq LIMIT 3",
+            (request_id, _like_prefix(request_id)),
+        ).fetchall()
+        exact = [r for r in rows if r[1] == request_id]
+        if exact:
+            rows = exact
+        if not rows or not request_id:
+            raise InputError(f"no request {request_id!r} in the audit log {self.path}")
+        if len(rows) > 1:
+            raise InputError(f"request id prefix {request_id!r} is ambiguous; give more characters")
+        return self._record(rows[0])
+
+    def last(self, n: int = 10) -> list[AuditRecord]:
+        """The `n` most recent records, newest first."""
+        rows = self._db.execute("SELECT * FROM requests ORDER BY seq DESC LIMIT ?", (max(0, n),)).fetchall()
+        return [self._record(row) for row in rows]
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT count(*) FROM requests").fetchone()[0]
+
+    def _record(self, row: tuple) -> AuditRecord:
+        (_seq, rid, created_at, question, kb_path, kb_revision, backend, prompt, status, abstained,
+         abstain_reason, answer, result, timings, prev_hash, hash_) = row
+        db = self._db
+        sources = tuple(
+            SourceRecord(label, chunk_id, doc_id, version, start, end, th, json.loads(scores))
+            for label, chunk_id, doc_id, version, start, end, th, scores in db.execute(
+                'SELECT label, chunk_id, doc_id, version, start, "end", text_hash, scores FROM sources'
+                " WHERE request_id = ? ORDER BY CAST(substr(label, 2) AS INTEGER), label", (rid,))
+        )
+        outputs = tuple(
+            OutputRecord(*row) for row in db.execute(
+                "SELECT attempt, kind, raw, parse_error FROM outputs WHERE request_id = ? ORDER BY attempt",
+                (rid,))
+        )
+        verdicts = tuple(
+            VerdictRecord(attempt=a, idx=i, claim=c, cited=tuple(json.loads(cited)), label=lab, reason=why,
+                          kept=bool(kept), source_id=sid, span_start=ss, span_end=se, score=score)
+            for a, i, c, cited, lab, why, sid, ss, se, score, kept in db.execute(
+                "SELECT attempt, idx, claim, cited, label, reason, source_id, span_start, span_end, score, kept"
+                " FROM verdicts WHERE request_id = ? ORDER BY attempt, idx", (rid,))
+        )
+        flags = tuple(
+            FlagRecord(*row) for row in db.execute(
+                'SELECT source_id, pattern, start, "end", excerpt FROM flags WHERE request_id = ?'
+                " ORDER BY rowid", (rid,))
+        )
+        return AuditRecord(
+            id=rid, question=question, backend=json.loads(backend), status=status, abstained=bool(abstained),
+            result=json.loads(result), timings=json.loads(timings), created_at=created_at, kb_path=kb_path,
+            kb_revision=kb_revision, prompt=prompt, abstain_reason=abstain_reason, answer=answer,
+            sources=sources, outputs=outputs, verdicts=verdicts, flags=flags, prev_hash=prev_hash, hash=hash_,
+        )
+
+    # -- integrity -------------------------------------------------------------------------------
+    def verify(self) -> list[str]:
+        """Problems found by recomputing every hash in write order; an empty list means intact.
+
+        Records written with hashing off (hash NULL) are reported only if they break an existing chain.
+        """
+        problems: list[str] = []
+        prev: str | None = None
+        for row in self._db.execute("SELECT * FROM requests ORDER BY seq").fetchall():
+            record = self._record(row)
+            if record.hash is None:
+                continue
+            if record.prev_hash != prev:
+                problems.append(f"{record.id}: chain broken (previous hash {record.prev_hash} != {prev})")
+            if record.content_hash(record.prev_hash) != record.hash:
+                problems.append(f"{record.id}: content does not match its hash (edited?)")
+            prev = record.hash
+        return problems
+
+    def integrity_check(self) -> str:
+        """SQLite's own structural check ("ok" when the file is sound)."""
+        return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

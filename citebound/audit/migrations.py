@@ -1,0 +1,132 @@
+"""Schema of the audit log, as ordered migrations.
+
+Each migration is a function registered with `@migration`; its name (zero-padded, unique) is recorded in
+`_citebound_migrations` once applied, so `migrate()` is idempotent and an old log is brought up to date
+when it is opened. Never edit a released migration: add a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+
+
+def migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+    if any(name == fn.__name__ for name, _ in MIGRATIONS):
+        raise ValueError(f"duplicate migration name {fn.__name__}")
+    MIGRATIONS.append((fn.__name__, fn))
+    return fn
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Apply every migration not yet applied, each in its own transaction. Returns the names applied.
+
+    `db` must be in autocommit mode (`isolation_level=None`); transactions are explicit here.
+    """
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS _citebound_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM _citebound_migrations")}
+    applied = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        # One explicit transaction (the connection is in autocommit mode, so DDL is covered too):
+        # a migration is applied whole or not at all.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            fn(db)
+            db.execute(
+                "INSERT INTO _citebound_migrations (name, applied_at) VALUES (?, datetime('now'))", (name,)
+            )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        applied.append(name)
+    return applied
+
+
+@migration
+def m001_requests(db: sqlite3.Connection) -> None:
+    for statement in _split(
+        """
+        CREATE TABLE requests (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,   -- write order, for listing and the hash chain
+            id TEXT NOT NULL UNIQUE,                 -- request id (uuid4 hex)
+            created_at TEXT NOT NULL,                -- ISO 8601, UTC
+            question TEXT NOT NULL,
+            kb_path TEXT,
+            kb_revision TEXT,                        -- the KB's revision when the request ran
+            backend TEXT NOT NULL,                   -- JSON: {name, options} (secrets masked)
+            prompt TEXT,                             -- the prompt of the first call, rendered
+            status TEXT NOT NULL,                    -- answered | abstained | error
+            abstained INTEGER NOT NULL,
+            abstain_reason TEXT,
+            answer TEXT,                             -- the final answer text shown to the user
+            result TEXT NOT NULL,                    -- JSON: the full final result (kept/removed claims)
+            timings TEXT NOT NULL,                   -- JSON: seconds per stage
+            prev_hash TEXT,                          -- hash chain (NULL when hashing is off)
+            hash TEXT
+        ) STRICT;
+        CREATE TABLE sources (
+            request_id TEXT NOT NULL REFERENCES requests(id),
+            label TEXT NOT NULL,                     -- S1…Sk, stable for the request
+            chunk_id TEXT NOT NULL,
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            start INTEGER NOT NULL,                  -- chunk offsets into that document version
+            "end" INTEGER NOT NULL,
+            text_hash TEXT NOT NULL,                 -- sha256 of the chunk text shown to the model
+            scores TEXT NOT NULL,                    -- JSON: bm25 / dense / fused …
+            PRIMARY KEY (request_id, label)
+        ) STRICT;
+        CREATE TABLE outputs (
+            request_id TEXT NOT NULL REFERENCES requests(id),
+            attempt INTEGER NOT NULL,                -- 0, 1, … in call order
+            kind TEXT NOT NULL,                      -- initial | retry | regenerate
+            raw TEXT NOT NULL,                       -- the model's reply, unchanged
+            parse_error TEXT,                        -- NULL when it matched the schema
+            PRIMARY KEY (request_id, attempt)
+        ) STRICT;
+        CREATE TABLE verdicts (
+            request_id TEXT NOT NULL REFERENCES requests(id),
+            attempt INTEGER NOT NULL,                -- which output the claim came from
+            idx INTEGER NOT NULL,
+            claim TEXT NOT NULL,
+            cited TEXT NOT NULL,                     -- JSON list of cited ids as written
+            label TEXT NOT NULL,                     -- supported | partial | unsupported | uncited
+            reason TEXT NOT NULL,
+            source_id TEXT,
+            span_start INTEGER,
+            span_end INTEGER,
+            score REAL,
+            kept INTEGER NOT NULL,
+            PRIMARY KEY (request_id, attempt, idx)
+        ) STRICT;
+        CREATE TABLE flags (
+            request_id TEXT NOT NULL REFERENCES requests(id),
+            source_id TEXT NOT NULL,
+            pattern TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            excerpt TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX flags_request ON flags(request_id);
+        """
+    ):
+        db.execute(statement)
+
+
+def _split(script: str) -> list[str]:
+    """Statements of a script, for executing them one by one inside a transaction
+    (`executescript` would commit first)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return [s for s in statements if s.strip(" ;\n")]
