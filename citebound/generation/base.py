@@ -1,0 +1,85 @@
+"""The backend contract: what every answer generator implements.
+
+A backend turns one `GenerationRequest` (the question, the labelled sources and the chat prompt built
+from them) into raw text, which the pipeline then parses against the `GroundedAnswer` schema and checks
+claim by claim. Backends never parse, verify or log: that is the pipeline's job, so every backend is held
+to the same checks.
+
+- Capabilities are class attributes (`supports_json`, `can_regenerate`, `uses_prompt`), read by the
+  pipeline to decide e.g. whether to ask for a regeneration naming the unsupported claims.
+- `Options` is a pydantic model with `extra="forbid"`: a misspelt option is an error, not ignored.
+- Construction is cheap; heavy things (models, HTTP clients) load on first `generate()`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from citebound.errors import InputError
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationRequest:
+    """Everything a backend may use. `sources` maps the request's labels (S1…Sk) to their text."""
+
+    question: str
+    sources: Mapping[str, str]
+    messages: tuple[Message, ...] = ()
+    # Set on a retry or regeneration: what was wrong with the previous reply, so the backend can fix it.
+    feedback: str | None = None
+    attempt: str = "initial"  # "initial" | "retry" | "regenerate"
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """A backend's raw reply, with what the pipeline and the audit log need to know about it."""
+
+    text: str
+    model: str = ""
+    # Backends that can tell how sure they are (the extractive one) set this; used for risk-coverage.
+    confidence: float | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """Base class of all generation backends. Subclasses set `name` and implement `generate()`."""
+
+    name: ClassVar[str] = ""
+    supports_json: ClassVar[bool] = False  # the server/model can be forced to emit JSON
+    can_regenerate: ClassVar[bool] = False  # a second call with feedback can give a different answer
+    uses_prompt: ClassVar[bool] = True  # False: works from question + sources, ignores `messages`
+
+    class Options(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    def __init__(self, **options: Any) -> None:
+        try:
+            self.options = self.Options(**options)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}" for e in exc.errors()
+            )
+            raise InputError(f"bad options for backend {self.name!r}: {problems}") from None
+
+    @abstractmethod
+    def generate(self, request: GenerationRequest) -> Generation:
+        """Return the raw reply for `request`. Raise `BackendError` when the backend cannot answer."""
+
+    def describe(self) -> dict[str, Any]:
+        """Name and options (secrets masked) for the audit log."""
+        opts = self.options.model_dump(mode="json")
+        for key in list(opts):
+            if "key" in key.lower() and opts[key]:
+                opts[key] = "***"
+        return {"name": self.name, "options": opts}

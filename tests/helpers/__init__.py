@@ -1,0 +1,1 @@
+"""Test helpers (not part of the package): a scripted backend and a local chat-completions server."""
