@@ -60,7 +60,7 @@ def _soft_boundaries(text: str, start: int, end: int) -> list[int]:
         if not text[stop].isspace():
             continue  # "4.5", "e.g.the", "file.txt": no whitespace, no boundary
         punct = m.group(0)
-        nxt = len(text) - len(text[stop:end].lstrip())
+        nxt = end - len(text[stop:end].lstrip())  # offset of the next non-space character in the block
         if nxt >= end:
             break
         if not _STARTS_SENTENCE.match(text, nxt):
