@@ -1,0 +1,250 @@
+"""Find the numbers a text states, and normalise them so equal amounts compare equal.
+
+`five` = `5`; `4 990` = `4,990` = `4 990` (no-break space) = `4990`; `30 %` = `thirty percent` =
+`30 per cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`;
+`the 1990s` = `1990`. Each mention carries one or more *keys* (canonical strings); two mentions state the
+same number when their keys overlap. A mention has several keys only when its reading is ambiguous
+(`5m` is 5 million or 5 metres), so the check stays lenient rather than raising false alarms.
+
+What is deliberately not read as a number: digits glued after letters (`p53`, `H1N1`, `COVID-19`), a
+list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[S2]`), and, when
+`ambiguous_words=False` (how claims are read), the lone words `one`, `first` and `second`
+("one of the", "a second look").
+
+Hedged claim numbers (`about 5,000`, `more than 40`) are marked, so a checker can accept a nearby or
+larger source value instead of demanding the exact one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citebound.text.tokenize import strip_citation_markers
+
+UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}  # fmt: skip
+SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+          "trillion": 1_000_000_000_000}  # fmt: skip
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+    "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+    "twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70,
+    "eightieth": 80, "ninetieth": 90, "hundredth": 100, "thousandth": 1_000, "millionth": 1_000_000,
+}  # fmt: skip
+# Words that are numbers in form but usually not in meaning, when they stand alone in a claim.
+AMBIGUOUS_WORDS = frozenset({"one", "first", "second"})
+_SUFFIX_SCALES = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_000_000, "million": 1_000_000,
+                  "b": 1_000_000_000, "bn": 1_000_000_000, "billion": 1_000_000_000,
+                  "trillion": 1_000_000_000_000, "tn": 1_000_000_000_000}  # fmt: skip
+# "m" and "b" alone are also units (metres, bytes): keep the bare amount as a second reading.
+_AMBIGUOUS_SUFFIXES = frozenset({"m", "b"})
+
+_SEP = "[ ,\u00a0\u202f\u2009]"
+_DIGITS = re.compile(
+    rf"""
+    (?<![^\W\d_])(?<![\d.])(?<![^\W\d_]-)     # not glued to letters (p53, COVID-19) or inside a number
+    (?P<cur>[$€£¥₹]\s?)?
+    (?P<int>\d{{1,3}}(?:{_SEP}\d{{3}})+(?![\d])|\d+)
+    (?P<dec>\.\d+(?![.\d]))?
+    (?P<suf>
+        [ \u00a0\u202f]?%
+      | [ \u00a0\u202f](?:percent|per\s?cent)\b
+      | [ \u00a0\u202f]?(?:thousand|million|billion|trillion)\b
+      | (?:[kKmMbB]|bn|mn|tn)\b
+      | (?:st|nd|rd|th)\b
+      | s\b
+    )?
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_WORD = re.compile(r"[A-Za-z]+")
+_NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})
+_SMALL_NUMBER_WORDS = frozenset({*UNITS, *TENS})
+_JOINER = re.compile(r"\s+(?:and\s+)?|\s*-\s*")
+_PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s?cent\b)", re.IGNORECASE)
+_ENUMERATOR = re.compile(r"^[ \t]*(?:\(?\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
+_HEDGE_APPROX = re.compile(
+    r"(?:about|approximately|approx\.?|around|roughly|nearly|almost|some|circa|ca\.|~|an estimated)\s*$",
+    re.IGNORECASE,
+)
+_HEDGE_AT_LEAST = re.compile(r"(?:more than|over|above|at least|exceeding|upwards of|>)\s*$", re.IGNORECASE)
+_HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|<)\s*$", re.IGNORECASE)
+
+
+def canonical(value: float) -> str:
+    """The key of a numeric value: integers without a decimal point, others to 6 significant digits."""
+    rounded = round(value)
+    if abs(value - rounded) <= 1e-9 * max(1.0, abs(value)):
+        return str(int(rounded))
+    return format(value, ".6g")
+
+
+@dataclass(frozen=True, slots=True)
+class NumberMention:
+    """One number stated in a text. `values` holds every plausible reading (usually one)."""
+
+    text: str
+    start: int
+    end: int
+    values: tuple[float, ...]
+    kind: str = "number"  # number | percent | ordinal | currency | year
+    hedge: str = ""  # "" | "approx" | "at_least" | "at_most"
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(canonical(v) for v in self.values)
+
+    @property
+    def value(self) -> float:
+        return self.values[0]
+
+
+def _blank(text: str, pattern: re.Pattern[str]) -> str:
+    """Replace matches with spaces of the same length, so offsets into `text` stay valid."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _hedge(text: str, start: int) -> str:
+    before = text[max(0, start - 24) : start]
+    if _HEDGE_APPROX.search(before):
+        return "approx"
+    if _HEDGE_AT_LEAST.search(before):
+        return "at_least"
+    if _HEDGE_AT_MOST.search(before):
+        return "at_most"
+    return ""
+
+
+def _digit_mentions(text: str) -> list[NumberMention]:
+    found: list[NumberMention] = []
+    for m in _DIGITS.finditer(text):
+        digits = re.sub(_SEP, "", m.group("int")) + (m.group("dec") or "")
+        value = float(digits)
+        suffix = (m.group("suf") or "").strip().lower()
+        kind = "currency" if m.group("cur") else "number"
+        values = [value]
+        if suffix in ("%", "percent") or suffix.startswith("per"):
+            kind = "percent"
+        elif suffix in _SUFFIX_SCALES:
+            values = [value * _SUFFIX_SCALES[suffix]]
+            if suffix in _AMBIGUOUS_SUFFIXES:
+                values.append(value)
+        elif suffix in ("st", "nd", "rd", "th"):
+            kind = "ordinal"
+        elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
+            kind = "year"
+        found.append(NumberMention(m.group(0), m.start(), m.end(), tuple(values), kind, _hedge(text, m.start())))
+    return found
+
+
+def _words_value(words: list[str]) -> tuple[float, bool]:
+    """Value of a run of number words ("one hundred and five" -> 105); True if it ends in an ordinal."""
+    total, current, ordinal = 0, 0, False
+    for w in words:
+        if w in ("a", "an"):
+            current = max(current, 1)
+        elif w in UNITS:
+            current += UNITS[w]
+        elif w in TENS:
+            current += TENS[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w in SCALES:
+            total += max(current, 1) * SCALES[w]
+            current = 0
+        elif w in ORDINALS:
+            ordinal = True
+            value = ORDINALS[w]
+            if value >= 100:
+                current = max(current, 1) * value
+            else:
+                current += value
+    return float(total + current), ordinal
+
+
+def _word_mentions(text: str, ambiguous_words: bool) -> list[NumberMention]:
+    found: list[NumberMention] = []
+    words = list(_WORD.finditer(text))
+    i = 0
+    while i < len(words):
+        w = words[i].group(0).lower()
+        # "a hundred", "a million": the article counts as one when a scale word follows.
+        starts_with_article = w in ("a", "an") and i + 1 < len(words) and words[i + 1].group(0).lower() in SCALES
+        if w not in _NUMBER_WORDS and not starts_with_article:
+            i += 1
+            continue
+        run = [words[i]]
+        j = i + 1
+        while j < len(words):
+            nxt = words[j].group(0).lower()
+            gap = text[run[-1].end() : words[j].start()]
+            after_scale = run[-1].group(0).lower() in SCALES  # "one hundred and five", not "one and two"
+            if nxt == "and" and after_scale and j + 1 < len(words) and words[j + 1].group(0).lower() in _SMALL_NUMBER_WORDS:
+                j += 1
+                continue
+            if nxt not in _NUMBER_WORDS or not _JOINER.fullmatch(gap):
+                break
+            if run[-1].group(0).lower() in ORDINALS:
+                break  # "first two" is two numbers
+            run.append(words[j])
+            j += 1
+        i = j
+        lowered = [r.group(0).lower() for r in run]
+        if lowered in (["a"], ["an"]):
+            continue
+        if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
+            continue
+        value, ordinal = _words_value(lowered)
+        start, end = run[0].start(), run[-1].end()
+        kind = "ordinal" if ordinal else "number"
+        after = _PERCENT_AFTER.match(text, end)
+        if after and not ordinal:
+            kind, end = "percent", after.end()
+        found.append(NumberMention(text[start:end], start, end, (value,), kind, _hedge(text, start)))
+    return found
+
+
+def extract_numbers(text: str, *, ambiguous_words: bool = True) -> list[NumberMention]:
+    """Every number stated in `text`, in order of position, with offsets into `text`.
+
+    Citation markers and list enumerators are ignored. With `ambiguous_words=False` the lone words
+    in AMBIGUOUS_WORDS are skipped (use it for claims; read sources with the default, leniently).
+    """
+    clean = _blank(_blank(text, _ENUMERATOR), re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]"))
+    mentions: list[NumberMention] = []
+    for m in _ISO_DATE.finditer(clean):  # 2020-03-05: the year and the day; months are words elsewhere
+        year, _, day = (float(g) for g in m.groups())
+        mentions.append(NumberMention(m.group(0), m.start(), m.end(), (year,), "year"))
+        mentions.append(NumberMention(m.group(0), m.start(), m.end(), (day,), "number"))
+        clean = clean[: m.start()] + " " * (m.end() - m.start()) + clean[m.end() :]
+    digit_mentions = _digit_mentions(clean)
+    for n in digit_mentions:  # "1.5 million" is one number: keep its scale word out of the word scan
+        clean = clean[: n.start] + " " * (n.end - n.start) + clean[n.end :]
+    mentions += digit_mentions
+    mentions += _word_mentions(clean, ambiguous_words)
+    mentions.sort(key=lambda n: (n.start, n.end))
+    return mentions
+
+
+def number_keys(text: str) -> frozenset[str]:
+    """The keys of every number in `text` (read leniently, as a source is)."""
+    return frozenset(k for n in extract_numbers(text) for k in n.keys)
+
+
+def number_values(text: str) -> tuple[float, ...]:
+    """Every value stated in `text` (all readings), for hedged comparisons."""
+    return tuple(v for n in extract_numbers(text) for v in n.values)
+
+
+__all__ = ["NumberMention", "canonical", "extract_numbers", "number_keys", "number_values",
+           "strip_citation_markers"]  # fmt: skip

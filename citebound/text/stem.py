@@ -1,0 +1,57 @@
+"""Snowball English stemming (PyStemmer, a C extension) and the stop-word list of the lexical checks.
+
+Stems are cached: a verifier sees the same few thousand words over and over, and a dict lookup is far
+cheaper than even the C stemmer. `content_words` is what the lexical check compares.
+"""
+
+from __future__ import annotations
+
+import Stemmer
+
+from citebound.text.tokenize import tokens
+
+# Function words that carry no claim on their own. Negations ("not", "no", "never") are deliberately
+# absent: a claim that says "not" must find it in the source.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren't as at be because been before
+    being below between both but by can could did do does doing down during each either else ever every
+    few for from further get gets got had has have having he he'd he'll he's her here here's hers herself
+    him himself his how how's however i i'd i'll i'm i've if in into is it it's its itself just let's
+    may me might more most much must my myself neither nor of off on once only or other ought our ours
+    ourselves out over own per same shall she she'd she'll she's should so some such than that that's
+    the their theirs them themselves then there there's these they they'd they'll they're they've this
+    those though through thus to too under until up upon us very via was we we'd we'll we're we've were
+    what what's when when's where where's whether which while who who's whom whose why why's will with
+    within would yet you you'd you'll you're you've your yours yourself yourselves
+    """.split()
+)
+
+_stemmer = Stemmer.Stemmer("english")
+_stem_cache: dict[str, str] = {}
+_MAX_CACHE = 200_000
+
+
+def stem(word: str) -> str:
+    """The Snowball English stem of a lower-cased word (`months` -> `month`)."""
+    hit = _stem_cache.get(word)
+    if hit is None:
+        hit = _stemmer.stemWord(word)
+        if len(_stem_cache) < _MAX_CACHE:
+            _stem_cache[word] = hit
+    return hit
+
+
+def is_content_word(token: str) -> bool:
+    """A token that is not a stop word and not a bare number (numbers are checked on their own)."""
+    return token not in STOP_WORDS and not token.isdigit()
+
+
+def content_words(text: str) -> list[str]:
+    """Case-folded content-word tokens of `text`, unstemmed, in order."""
+    return [t for t in tokens(text) if is_content_word(t)]
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the content words of `text`, in order (duplicates kept)."""
+    return [stem(t) for t in tokens(text) if is_content_word(t)]

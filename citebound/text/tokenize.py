@@ -1,0 +1,29 @@
+"""Word tokens: the unit every lexical check counts.
+
+A token is a run of letters and digits, optionally joined by an apostrophe (`don't`, `O'Neil`).
+Hyphens, slashes and other punctuation separate tokens, so `twelve-month` gives `twelve`, `month`.
+Tokens are case-folded so `Refund` and `refund` are the same word.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CITATION_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
+
+
+def tokens(text: str) -> list[str]:
+    """Case-folded word tokens of `text`, in order."""
+    return _WORD.findall(text.casefold().replace("’", "'"))
+
+
+def token_spans(text: str) -> list[tuple[str, int, int]]:
+    """Like `tokens`, with the (start, end) offsets of each token in `text`."""
+    return [(m.group(0).casefold().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def strip_citation_markers(text: str) -> str:
+    """`text` with inline citation markers (`[1]`, `[S1, S3]`) replaced by a space, so their numbers
+    are never read as part of a claim."""
+    return _CITATION_MARKER.sub(" ", text)

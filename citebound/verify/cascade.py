@@ -1,0 +1,156 @@
+"""The cascade: cheap, certain checks first, each able to settle a claim before the next runs.
+
+For one claim and each source it cites:
+
+1. ids       a cited id that names no source -> unsupported ("S9 is not in the retrieved context").
+2. numbers   a number in the claim that the source does not state -> unsupported, the numbers named.
+3. lexical   share of the claim's content terms found in the source (stemmed, numbers normalised):
+             >= threshold -> supported; >= partial_floor -> partial; else unsupported.
+4. semantic  optional (`semantic=` an EntailmentScorer, see checks/base.py): replaces step 3's decision
+             for sources that passed 1-2; P(supported) >= threshold -> supported.
+
+A claim is supported if any cited source supports it (the best source check wins); a claim that cites
+nothing is `uncited`. `score` is in [0, 1], higher = better supported: the lexical fraction (or the
+model's probability); a claim blocked by the numbers check keeps a quarter of its lexical fraction so
+it still ranks below every claim that passed, at any threshold the batch tuner may pick.
+
+`Cascade(stemming=False, numbers=False)` is the seed's plain checker, the measured baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from citebound.text.numbers import extract_numbers
+from citebound.verify.checks.base import LABEL_RANK, EntailmentScorer, Label, SourceCheck
+from citebound.verify.checks.ids import missing_source, resolve_ids
+from citebound.verify.checks.lexical import (
+    Terms,
+    plain_terms,
+    source_plain_terms,
+    source_stemmed_terms,
+    stemmed_terms,
+    support_fraction,
+)
+from citebound.verify.checks.numbers import describe, missing_numbers
+from citebound.verify.citations import remove_markers
+from citebound.verify.report import ClaimVerdict
+from citebound.verify.spans import best_window
+
+BLOCKED_SCORE_FACTOR = 0.25
+DEFAULT_THRESHOLD = 0.8
+DEFAULT_PARTIAL_FLOOR = 0.5
+
+
+@lru_cache(maxsize=4096)
+def _source_numbers(text: str) -> tuple[frozenset[str], tuple[float, ...]]:
+    mentions = extract_numbers(text)
+    return frozenset(k for n in mentions for k in n.keys), tuple(v for n in mentions for v in n.values)
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """A configured claim checker. Immutable; safe to share between threads."""
+
+    threshold: float = DEFAULT_THRESHOLD
+    partial_floor: float = DEFAULT_PARTIAL_FLOOR
+    stemming: bool = True
+    numbers: bool = True
+    scope: Literal["source", "window"] = "source"
+    window_sentences: int = 2
+    semantic: EntailmentScorer | None = None
+    name: str = "deterministic"
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ValueError(f"threshold must be in [0, 1], got {self.threshold}")
+        if not 0.0 <= self.partial_floor <= self.threshold:
+            raise ValueError("partial_floor must be in [0, threshold]")
+
+    # -- terms -------------------------------------------------------------------------------------
+    def claim_terms(self, claim: str) -> Terms:
+        return stemmed_terms(claim) if self.stemming else plain_terms(claim)
+
+    def source_terms(self, source: str) -> frozenset[str]:
+        return source_stemmed_terms(source) if self.stemming else source_plain_terms(source)
+
+    def label_for(self, score: float, blocked: bool = False) -> Label:
+        """The label a score earns at this cascade's threshold (blocked = failed ids/numbers)."""
+        if blocked or score < self.partial_floor:
+            return "unsupported"
+        return "supported" if score >= self.threshold else "partial"
+
+    # -- one claim, one source -----------------------------------------------------------------------
+    def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
+        """Check `claim` (markers already removed) against the text of one source."""
+        terms = self.claim_terms(claim)
+        if self.scope == "window":
+            fraction, w_start, w_end = best_window(source, terms.terms, self.source_terms,
+                                                   max_sentences=self.window_sentences)
+            missing_terms = [terms.surface[t] for t in terms.surface
+                             if t not in self.source_terms(source[w_start:w_end])]
+            span: tuple[int, int] | None = (w_start, w_end)
+        else:
+            fraction, missing_terms = support_fraction(terms, self.source_terms(source))
+            span = None
+
+        if self.numbers:
+            keys, values = _source_numbers(source)
+            absent = missing_numbers(extract_numbers(claim, ambiguous_words=False), keys, values)
+            if absent:
+                named = ", ".join(describe(n) for n in absent)
+                noun = "number" if len(absent) == 1 else "numbers"
+                return SourceCheck(
+                    source_id, "unsupported", BLOCKED_SCORE_FACTOR * fraction, "numbers",
+                    f"{source_id} does not state the {noun} {named}",
+                    missing_numbers=tuple(describe(n) for n in absent), missing_terms=tuple(missing_terms),
+                )  # fmt: skip
+
+        if self.semantic is not None:
+            p, s, e = self.semantic.best_window(claim, source)
+            p = min(1.0, max(0.0, float(p)))
+            label: Label = "supported" if p >= self.threshold else "unsupported"
+            name = getattr(self.semantic, "name", "model")
+            return SourceCheck(source_id, label, p, "semantic",
+                               f"{source_id}: {name} P(supported) = {p:.2f} (threshold {self.threshold:.2f})",
+                               span=(s, e) if e > s else None, missing_terms=tuple(missing_terms))
+
+        label = self.label_for(fraction)
+        n = len(terms.terms)
+        if n == 0:
+            reason = f"the claim has no content words to check against {source_id}"
+        else:
+            found = n - len(missing_terms)
+            reason = f"{source_id} contains {found}/{n} of the claim's terms ({fraction:.2f})"
+            if label != "supported":
+                reason += f" < {self.threshold:.2f}; missing: {', '.join(missing_terms)}"
+        if label != "unsupported" and span is None:
+            _, s, e = best_window(source, terms.terms, self.source_terms, max_sentences=self.window_sentences)
+            span = (s, e)
+        return SourceCheck(source_id, label, fraction, "lexical", reason, span=span,
+                           missing_terms=tuple(missing_terms))
+
+    # -- one claim, its cited sources ----------------------------------------------------------------
+    def check_claim(self, claim: str, cited_ids: Sequence[str], sources: Mapping[str, str]) -> ClaimVerdict:
+        """The verdict for one claim citing `cited_ids` among `sources` (id -> text)."""
+        text = remove_markers(claim)
+        if not cited_ids:
+            return ClaimVerdict(text, "uncited", "the claim cites no source", 0.0, "citations")
+        valid, invalid = resolve_ids(cited_ids, sources)
+        checks = [missing_source(i) for i in invalid]
+        checks += [self.check_source(text, sid, sources[sid]) for sid in valid]
+        best = max(checks, key=lambda c: (LABEL_RANK[c.label], c.score))
+        reason = best.reason if best.supports or len(checks) == 1 else "; ".join(c.reason for c in checks)
+        evidence = sources[best.source_id][best.span[0] : best.span[1]] if best.span else None
+        return ClaimVerdict(
+            claim=text, label=best.label, reason=reason, score=best.score, stage=best.stage,
+            source_id=best.source_id if best.source_id in sources else None, span=best.span,
+            evidence=evidence, cited_ids=tuple(cited_ids), invalid_ids=tuple(invalid), checks=tuple(checks),
+        )  # fmt: skip
+
+    def check_pair(self, claim: str, evidence: str) -> ClaimVerdict:
+        """A claim against one piece of evidence (the batch format): cites it as `evidence`."""
+        return self.check_claim(claim, ("evidence",), {"evidence": evidence})

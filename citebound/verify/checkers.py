@@ -1,0 +1,35 @@
+"""Named checkers, so the CLI, the benchmark and later stages choose one by a short string.
+
+    CHECKERS[name](threshold=0.8) -> Cascade
+
+- `lexical`: the seed's plain checker, the measured baseline: content-word overlap fraction over
+  lower-cased tokens, no stemming, no numbers stage.
+- `deterministic`: the full cascade without a model: ids -> numbers -> stemmed lexical overlap.
+
+A model-based stage registers itself with a couple of lines, e.g.
+`CHECKERS["model"] = lambda **kw: Cascade(semantic=load_scorer(), name="model", **kw)`.
+Factories must import heavy things lazily (inside the factory), never at module import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from citebound.errors import InputError
+from citebound.verify.cascade import Cascade
+
+CheckerFactory = Callable[..., Cascade]
+
+CHECKERS: dict[str, CheckerFactory] = {
+    "lexical": lambda **kw: Cascade(stemming=False, numbers=False, name="lexical", **kw),
+    "deterministic": lambda **kw: Cascade(name="deterministic", **kw),
+}
+DEFAULT_CHECKER = "deterministic"
+
+
+def make_checker(name: str = DEFAULT_CHECKER, **options: object) -> Cascade:
+    """Build the checker registered as `name`; an unknown name raises InputError listing the choices."""
+    factory = CHECKERS.get(name)
+    if factory is None:
+        raise InputError(f"unknown checker {name!r}; choose one of: {', '.join(sorted(CHECKERS))}")
+    return factory(**options)

@@ -1,0 +1,3 @@
+"""One check per module: ids (is the cited source there?), numbers (are the claim's numbers in it?),
+lexical (are the claim's words in it?). `base` holds the shared result type and the Protocol a
+semantic (entailment) stage implements."""
