@@ -1,0 +1,79 @@
+"""Sentence-aware chunking with character offsets into the document version's normalized text.
+
+Sentences (from `citebound.text.sentences.sentence_spans`) are packed greedily into chunks of at most
+`size` characters; the next chunk starts with the last sentences of the previous one, up to `overlap`
+characters, so a fact that straddles a boundary is whole in at least one chunk. A sentence longer than
+`size` is cut at whitespace. Every chunk is `text[start:end]` exactly.
+
+Defaults: size 1200 characters (about 250 WordPiece tokens, under the 256-token window of the
+MiniLM embedder), overlap 200 characters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from citebound.text.sentences import sentence_spans
+
+DEFAULT_CHUNK_SIZE = 1200
+DEFAULT_OVERLAP = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSpan:
+    start: int
+    end: int
+
+
+def content_hash(text: str) -> str:
+    """Hash of a text, used to key versions and embeddings."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def chunk_id(doc_id: str, start: int, end: int, text: str) -> str:
+    """Stable chunk id: a hash of the document id, the offsets and the chunk's text (not of insertion order)."""
+    h = hashlib.sha256(f"{doc_id}\x00{start}\x00{end}\x00{text}".encode("utf-8")).hexdigest()
+    return "c" + h[:24]
+
+
+def _split_long(text: str, start: int, end: int, size: int) -> list[tuple[int, int]]:
+    """Cut text[start:end] into pieces of at most `size` characters, at whitespace where possible."""
+    pieces = []
+    while end - start > size:
+        cut = text.rfind(" ", start + size // 2, start + size)
+        if cut <= start:
+            cut = start + size
+        pieces.append((start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        pieces.append((start, end))
+    return pieces
+
+
+def chunk_spans(text: str, size: int = DEFAULT_CHUNK_SIZE, overlap: int = DEFAULT_OVERLAP) -> list[ChunkSpan]:
+    """Offsets of the chunks of `text` (see module docstring)."""
+    if size < 1:
+        raise ValueError("chunk size must be positive")
+    if not 0 <= overlap < size:
+        raise ValueError("overlap must be in [0, size)")
+    units: list[tuple[int, int]] = []
+    for s, e in sentence_spans(text):
+        units.extend(_split_long(text, s, e, size))
+    chunks: list[ChunkSpan] = []
+    i = 0
+    while i < len(units):
+        j = i
+        while j + 1 < len(units) and units[j + 1][1] - units[i][0] <= size:
+            j += 1
+        chunks.append(ChunkSpan(units[i][0], units[j][1]))
+        if j + 1 >= len(units):
+            break
+        # step back over trailing sentences that fit in the overlap, but always move forward
+        nxt = j + 1
+        while nxt - 1 > i and units[j][1] - units[nxt - 1][0] <= overlap:
+            nxt -= 1
+        i = nxt
+    return chunks

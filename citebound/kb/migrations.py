@@ -1,0 +1,86 @@
+"""Schema of the knowledge-base database, as an ordered list of migrations.
+
+Each migration is a function registered with `@migration` that returns its SQL; the names already
+applied are recorded in `_migrations`, so `migrate(db)` is idempotent and runs on every
+`KnowledgeBase.open`. A migration and its record are applied in one transaction. Add new schema changes
+as new functions at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Callable
+
+MIGRATIONS: list[tuple[str, Callable[[], str]]] = []
+
+
+def migration(fn: Callable[[], str]) -> Callable[[], str]:
+    MIGRATIONS.append((fn.__name__, fn))
+    return fn
+
+
+@migration
+def m001_initial() -> str:
+    return """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- one row per document; status 'active' or 'removed'; current_version points into versions
+        CREATE TABLE documents (
+            doc_id TEXT PRIMARY KEY,
+            current_version INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            source TEXT,
+            updated_revision INTEGER NOT NULL
+        );
+        -- every version ever ingested stays here, so old citations still resolve
+        CREATE TABLE versions (
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            text TEXT NOT NULL,
+            source TEXT,
+            ingested_at REAL NOT NULL,
+            revision INTEGER NOT NULL,
+            PRIMARY KEY (doc_id, version)
+        );
+        -- chunk ids hash doc id + offsets + text: a chunk unchanged between versions keeps its id
+        CREATE TABLE chunks (
+            chunk_id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            content_hash TEXT NOT NULL
+        );
+        CREATE TABLE version_chunks (
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            ord INTEGER NOT NULL,
+            chunk_id TEXT NOT NULL REFERENCES chunks(chunk_id),
+            PRIMARY KEY (doc_id, version, ord)
+        );
+        CREATE INDEX version_chunks_chunk ON version_chunks(chunk_id);
+        CREATE INDEX chunks_hash ON chunks(content_hash);
+        -- embeddings keyed by the hash of the embedded text: the same text is never embedded twice
+        CREATE TABLE vectors (
+            content_hash TEXT NOT NULL,
+            model TEXT NOT NULL,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (content_hash, model)
+        );
+    """
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Apply every migration not applied yet, each in its own transaction; return the names applied."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    applied = []
+    for name, fn in MIGRATIONS:
+        if name in done:
+            continue
+        db.executescript(
+            f"BEGIN;\n{fn()}\nINSERT INTO _migrations (name, applied_at) VALUES ('{name}', {time.time()});\nCOMMIT;"
+        )
+        applied.append(name)
+    return applied

@@ -1,0 +1,25 @@
+"""Interfaces of the retrieval stage, as Protocols: anything with these methods can stand in."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence, runtime_checkable
+
+from citebound.types import Hit
+
+
+@runtime_checkable
+class Retrieves(Protocol):
+    """What the answer pipeline needs from retrieval."""
+
+    def retrieve(self, question: str, k: int = 5) -> list[Hit]: ...
+
+    def should_abstain(self, hits: Sequence[Hit]) -> bool: ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Reorders the fused candidates for a question (e.g. a cross-encoder). None ships offline; the hook
+    receives up to `rerank_depth` candidates and returns them (or a subset) best first. It may add its
+    own score under `scores["rerank"]`."""
+
+    def rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]: ...

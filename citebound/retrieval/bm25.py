@@ -1,0 +1,151 @@
+"""BM25 over stemmed tokens, by tantivy (Rust, memory-mapped, transactional add/delete).
+
+Scoring is tantivy's BM25 with its fixed parameters k1 = 1.2 and b = 0.75, over one field holding the
+chunk text. The analyzer, registered as `citebound_en`, is tantivy's simple tokenizer (splits on
+non-alphanumeric characters) -> drop tokens longer than 40 bytes -> lowercase -> ASCII folding ->
+English stop words (tantivy's built-in list) -> Snowball English (Porter2) stemmer. Queries are analyzed
+with the same analyzer and searched as an OR of term queries, so no query syntax is ever interpreted
+(a question containing `AND`, quotes or `:` is just words).
+
+The index records which KB revision it reflects in `revision.json`, written only after the index
+commit; the knowledge base compares it with its own revision on open and re-syncs when they differ
+(e.g. a process killed between the SQLite commit and the index commit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Iterable
+
+ANALYZER = "citebound_en"
+K1 = 1.2  # tantivy's fixed BM25 parameters (documented here; tantivy does not expose them)
+B = 0.75
+_REVISION_FILE = "revision.json"
+
+
+def bm25_term_factor(tf: float, doc_len: float, avg_len: float, k1: float = K1, b: float = B) -> float:
+    """The BM25 term-frequency factor tf*(k1+1) / (tf + k1*(1 - b + b*|d|/avgdl)) (Robertson & Zaragoza 2009).
+
+    Not used to score (tantivy does that); here so the parameters in the docs can be checked by a test.
+    """
+    return tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_len / avg_len))
+
+
+def build_analyzer():
+    import tantivy
+
+    return (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.ascii_fold())
+        .filter(tantivy.Filter.stopword("english"))
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
+
+
+def _schema():
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("chunk_id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("body", stored=False, tokenizer_name=ANALYZER, index_option="freq")
+    return builder.build()
+
+
+class Bm25Index:
+    """A tantivy index of chunk texts keyed by chunk id, in a folder of its own."""
+
+    def __init__(self, folder: str | os.PathLike[str], threads: int = 1) -> None:
+        import tantivy
+
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.threads = threads
+        self._schema = _schema()
+        try:
+            self._index = tantivy.Index(self._schema, path=str(self.folder), reuse=True)
+        except (OSError, ValueError):
+            # an index from another schema or a corrupt one: start empty, the KB re-syncs it
+            self._wipe()
+            self._index = tantivy.Index(self._schema, path=str(self.folder), reuse=True)
+        self._analyzer = build_analyzer()
+        self._index.register_tokenizer(ANALYZER, self._analyzer)
+        self._searcher = None
+
+    def _wipe(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    # -- state ---------------------------------------------------------------------------------------
+    @property
+    def revision(self) -> int:
+        """The KB revision this index reflects, or -1 when unknown."""
+        try:
+            return int(json.loads((self.folder / _REVISION_FILE).read_text())["revision"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return -1
+
+    def _set_revision(self, revision: int) -> None:
+        tmp = self.folder / (_REVISION_FILE + ".tmp")
+        tmp.write_text(json.dumps({"revision": revision}))
+        os.replace(tmp, self.folder / _REVISION_FILE)
+
+    def num_docs(self) -> int:
+        return self.searcher().num_docs
+
+    # -- writing -------------------------------------------------------------------------------------
+    def apply(self, adds: Iterable[tuple[str, str]], deletes: Iterable[str], revision: int, reset: bool = False) -> None:
+        """Delete then add chunks in one tantivy commit, then record `revision`."""
+        import tantivy
+
+        writer = self._index.writer(heap_size=64_000_000, num_threads=self.threads)
+        try:
+            if reset:
+                writer.delete_all_documents()
+            for chunk_id in deletes:
+                writer.delete_documents_by_term("chunk_id", chunk_id)
+            for chunk_id, text in adds:
+                writer.add_document(tantivy.Document(chunk_id=chunk_id, body=text))
+            writer.commit()
+            writer.wait_merging_threads()
+        except BaseException:
+            writer.rollback()
+            raise
+        self._set_revision(revision)
+        self._index.reload()
+        self._searcher = None
+
+    # -- reading -------------------------------------------------------------------------------------
+    def analyze(self, text: str) -> list[str]:
+        return list(self._analyzer.analyze(text))
+
+    def searcher(self):
+        if self._searcher is None:
+            self._index.reload()
+            self._searcher = self._index.searcher()
+        return self._searcher
+
+    def refresh(self) -> None:
+        self._searcher = None
+
+    def search(self, query: str, limit: int = 100) -> list[tuple[str, float]]:
+        """Top `limit` (chunk_id, bm25 score) for `query`, best first."""
+        import tantivy
+
+        terms = self.analyze(query)
+        if not terms or limit <= 0:
+            return []
+        q = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "body", t)) for t in terms]
+        )
+        searcher = self.searcher()
+        result = searcher.search(q, limit, count=False)
+        out = []
+        for score, address in result.hits:
+            out.append((searcher.doc(address)["chunk_id"][0], float(score)))
+        return out

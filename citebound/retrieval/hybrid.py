@@ -1,0 +1,168 @@
+"""The retriever: BM25 (tantivy), dense (MiniLM) or both fused with RRF, over a KnowledgeBase.
+
+    from citebound.kb import KnowledgeBase
+    from citebound.retrieval import Retriever
+    kb = KnowledgeBase.open("my-kb")
+    retriever = Retriever(kb, mode="hybrid")           # or "bm25", "dense"
+    hits = retriever.retrieve("What causes scurvy?", k=5)   # Hit labels S1..S5
+    if retriever.should_abstain(hits): ...
+
+Each `Hit.scores` has "bm25", "dense" and "fused": bm25 is tantivy's score, 0.0 when the chunk was not
+among BM25's top `depth` candidates (or matched no query word); dense is the cosine similarity (always
+exact, computed for every hit when vectors exist); fused is the RRF score (in bm25 or dense mode, the
+RRF score of that single ranking). Candidates: `depth` (default 100) from each ranking before fusion.
+The retriever follows the KB: when its revision changes, the index and vectors are reloaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from citebound.errors import InputError
+from citebound.retrieval.abstain import SETTING_KEY, evidence_feature, evidence_score
+from citebound.retrieval.base import Reranker
+from citebound.retrieval.fusion import DEFAULT_RRF_K, rrf
+from citebound.types import Hit
+
+MODES = ("hybrid", "bm25", "dense")
+DEFAULT_DEPTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    chunk_id: str
+    scores: dict[str, float]
+
+
+class Retriever:
+    def __init__(
+        self,
+        kb,
+        mode: str = "hybrid",
+        rrf_k: int = DEFAULT_RRF_K,
+        reranker: Reranker | None = None,
+        depth: int = DEFAULT_DEPTH,
+        embedder=None,
+        progress: bool = True,
+    ) -> None:
+        if mode not in MODES:
+            raise InputError(f"unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}")
+        if rrf_k < 0:
+            raise InputError("rrf_k must be >= 0")
+        self.kb = kb
+        self.mode = mode
+        self.rrf_k = rrf_k
+        self.reranker = reranker
+        self.depth = depth
+        self.progress = progress
+        self._embedder = embedder
+        self._vectors = None
+        self._vectors_revision = -1
+        self._bm25_revision = kb.revision
+
+    # -- components, loaded lazily ---------------------------------------------------------------------
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from citebound.retrieval.dense import Embedder
+
+            self._embedder = Embedder()
+        return self._embedder
+
+    @property
+    def uses_dense(self) -> bool:
+        return self.mode in ("dense", "hybrid")
+
+    def warm_up(self) -> None:
+        """Load the model and vectors now (embedding any chunk that has none) instead of on first query."""
+        if self.uses_dense:
+            self._vector_index()
+
+    def _vector_index(self):
+        revision = self.kb.revision
+        if self._vectors is None or self._vectors_revision != revision:
+            from citebound.retrieval.vectors import VectorIndex
+
+            self.kb.ensure_vectors(self.embedder, progress=self.progress)
+            ids, matrix = self.kb.load_vectors(self.embedder.name)
+            self._vectors = VectorIndex(ids, matrix)
+            self._vectors_revision = revision
+        return self._vectors
+
+    def _bm25(self):
+        revision = self.kb.revision
+        if revision != self._bm25_revision:
+            self.kb.sync_index()  # another process may have changed the KB
+            self.kb.bm25.refresh()
+            self._bm25_revision = revision
+        return self.kb.bm25
+
+    def embed_queries(self, questions: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(list(questions), batch_size=64)
+
+    # -- ranking ---------------------------------------------------------------------------------------
+    def rank(self, question: str, depth: int | None = None, query_vector: np.ndarray | None = None) -> list[Candidate]:
+        """All fused candidates for `question`, best first, with their scores (no labels, no rerank)."""
+        depth = depth or self.depth
+        rankings: list[list[str]] = []
+        bm25_scores: dict[str, float] = {}
+        dense_scores: dict[str, float] = {}
+        if self.mode in ("bm25", "hybrid"):
+            found = self._bm25().search(question, depth)
+            bm25_scores = dict(found)
+            rankings.append([cid for cid, _ in found])
+        qvec = None
+        if self.uses_dense:
+            index = self._vector_index()
+            qvec = query_vector if query_vector is not None else self.embed_queries([question])[0]
+            found = index.search(qvec, depth)
+            dense_scores = dict(found)
+            rankings.append([cid for cid, _ in found])
+        fused = rrf(rankings, self.rrf_k)
+        if qvec is not None:
+            missing = [cid for cid, _ in fused if cid not in dense_scores]
+            dense_scores.update(self._vectors.score_of(qvec, missing))
+        out = []
+        for cid, score in fused:
+            scores = {"bm25": bm25_scores.get(cid, 0.0), "fused": score}
+            if self.uses_dense:
+                scores["dense"] = dense_scores.get(cid, 0.0)
+            out.append(Candidate(cid, scores))
+        return out
+
+    def retrieve(self, question: str, k: int = 5) -> list[Hit]:
+        """The top `k` chunks for `question`, labelled S1..Sk, with document id, version, offsets, text, scores."""
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("the question is empty")
+        if k < 1:
+            raise InputError("k must be at least 1")
+        depth = max(self.depth, k)
+        candidates = self.rank(question, depth)
+        if self.reranker is None:
+            candidates = candidates[:k]
+        chunks = {c.id: c for c in self.kb.get_chunks([c.chunk_id for c in candidates])}
+        hits = [Hit("", chunks[c.chunk_id], dict(c.scores)) for c in candidates if c.chunk_id in chunks]
+        if self.reranker is not None:
+            hits = list(self.reranker.rerank(question, hits))[:k]
+        return [Hit(f"S{i}", h.chunk, h.scores) for i, h in enumerate(hits, 1)]
+
+    # -- abstention ------------------------------------------------------------------------------------
+    def calibration(self) -> dict | None:
+        """The abstention threshold stored in the KB for this retriever's mode, if calibrated."""
+        stored = self.kb.get_json(SETTING_KEY) or {}
+        return stored.get(self.mode)
+
+    def should_abstain(self, hits: Sequence[Hit]) -> bool:
+        """True when there is no hit, or the best evidence is below the calibrated threshold."""
+        if not hits:
+            return True
+        cal = self.calibration()
+        if cal is None:
+            return False
+        return evidence_score(hits, cal.get("feature", evidence_feature(self.mode))) < float(cal["threshold"])
+
+
+HybridRetriever = Retriever

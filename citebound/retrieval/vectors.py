@@ -1,0 +1,68 @@
+"""Nearest-neighbour search over the KB's chunk vectors.
+
+Exact search (one matrix-vector product, numpy) is the default: recall 1.0 and about 10 ms per query
+at 100k x 384, bound by memory bandwidth. Past `HNSW_MIN_CHUNKS` chunks, and only when the optional
+`hnswlib` extra is installed (`pip install 'citebound[ann]'`), an HNSW graph (M=32, ef_construction=200,
+ef=max(100, 2*limit)) is built in memory instead, trading a little recall for speed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+HNSW_MIN_CHUNKS = 200_000
+
+
+def top_k(scores: np.ndarray, limit: int) -> np.ndarray:
+    """Indices of the `limit` largest scores, best first (ties by index)."""
+    limit = min(limit, scores.shape[0])
+    if limit <= 0:
+        return np.zeros(0, dtype=np.int64)
+    part = np.argpartition(-scores, limit - 1)[:limit]
+    return part[np.lexsort((part, -scores[part]))]
+
+
+class VectorIndex:
+    def __init__(self, ids: list[str], matrix: np.ndarray, use_hnsw: bool | None = None) -> None:
+        self.ids = ids
+        self.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        self.position = {cid: i for i, cid in enumerate(ids)}
+        self._hnsw = None
+        if use_hnsw is None:
+            use_hnsw = len(ids) >= HNSW_MIN_CHUNKS
+        if use_hnsw and len(ids):
+            try:
+                import hnswlib
+            except ImportError:
+                hnswlib = None
+            if hnswlib is not None:
+                index = hnswlib.Index(space="ip", dim=self.matrix.shape[1])
+                index.init_index(max_elements=len(ids), M=32, ef_construction=200)
+                index.add_items(self.matrix, np.arange(len(ids)))
+                self._hnsw = index
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """Cosine similarity of the query with every chunk (vectors are unit length)."""
+        if not len(self.ids):
+            return np.zeros(0, dtype=np.float32)
+        return self.matrix @ query.astype(np.float32)
+
+    def search(self, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        if not len(self.ids) or limit <= 0:
+            return []
+        if self._hnsw is not None:
+            self._hnsw.set_ef(max(100, 2 * limit))
+            labels, distances = self._hnsw.knn_query(query[None, :], k=min(limit, len(self.ids)))
+            return [(self.ids[i], float(1.0 - d)) for i, d in zip(labels[0], distances[0])]
+        scores = self.scores(query)
+        return [(self.ids[i], float(scores[i])) for i in top_k(scores, limit)]
+
+    def score_of(self, query: np.ndarray, chunk_ids: list[str]) -> dict[str, float]:
+        rows = [self.position[c] for c in chunk_ids if c in self.position]
+        if not rows:
+            return {}
+        vals = self.matrix[rows] @ query.astype(np.float32)
+        return {self.ids[r]: float(v) for r, v in zip(rows, vals)}
