@@ -1,0 +1,167 @@
+"""The offline default: answer by quoting the source sentences that best answer the question.
+
+No language model. For every sentence of the labelled sources:
+
+    relevance = alpha * cosine(question, sentence)            # MiniLM sentence embeddings
+              + (1 - alpha) * lexical_overlap(question, sentence)   # share of the question's stemmed
+                                                                     # content words found in the sentence
+
+The best sentence is taken, then up to `max_sentences - 1` more by maximal marginal relevance (MMR,
+Carbonell & Goldstein 1998) among those within `margin` of the best, so near-duplicates from overlapping
+chunks are not repeated. Each sentence is cited to its source and quoted verbatim, so the answer is
+grounded by construction — and it still goes through the same verifier as every other backend.
+
+If no sentence reaches `threshold`, the backend abstains with the fixed abstention sentence. Which
+sentences are picked does not depend on `threshold` (only whether to answer does), so an evaluation can
+score every threshold from one run (risk–coverage).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import Field
+
+from citebound.generation.base import Backend, Generation, GenerationRequest
+
+# Chosen on ../shared/data/qa/squad2/dev only (never test) with `citebound calibrate extractive --data
+# ../shared/data/qa/squad2/dev`: the threshold maximising the balanced accuracy of the answer/abstain
+# decision (mean of: answered when answerable, abstained when not). See docs/benchmarks.md, "Answers".
+DEFAULT_THRESHOLD = 0.45
+
+_TRAILING_PUNCT = re.compile(r"([.!?…]+[\"'”’)\]]*)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSentence:
+    source_id: str
+    start: int
+    end: int
+    text: str
+    relevance: float
+    dense: float
+    lexical: float
+
+
+class ExtractiveBackend(Backend):
+    name = "extractive"
+    supports_json = True
+    can_regenerate = False  # deterministic: asking again gives the same sentences
+    uses_prompt = False
+
+    class Options(Backend.Options):
+        threshold: float = Field(DEFAULT_THRESHOLD, description="abstain when the best relevance is below")
+        alpha: float = Field(0.5, ge=0, le=1, description="weight of the dense cosine vs lexical overlap")
+        max_sentences: int = Field(2, ge=1, le=10)
+        margin: float = Field(0.08, ge=0, description="extra sentences must score within this of the best")
+        mmr_lambda: float = Field(0.7, ge=0, le=1, description="relevance vs novelty in MMR")
+        max_redundancy: float = Field(0.85, ge=0, le=1, description="skip a sentence this similar to one kept")
+        min_words: int = Field(4, ge=1, description="shorter sentences (headings, fragments) are not answers")
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._embedder = None
+        self._cache: dict[str, np.ndarray] = {}
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            if self._embedder is None:
+                from citebound.retrieval.dense import Embedder
+
+                self._embedder = Embedder()
+            if len(self._cache) > 100_000:  # bounded: a long evaluation sees many distinct sentences
+                self._cache.clear()
+            for text, vec in zip(missing, self._embedder.embed(missing), strict=True):
+                self._cache[text] = np.asarray(vec, dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+    def score(self, question: str, sources: dict[str, str] | Any) -> list[ScoredSentence]:
+        """Every candidate sentence of the sources with its relevance to the question, best first."""
+        from citebound.text.sentences import sentence_spans
+        from citebound.text.stem import content_stems
+        from citebound.text.tokenize import tokens
+
+        candidates = [
+            (sid, s, e, text[s:e])
+            for sid, text in sources.items()
+            for s, e in sentence_spans(text)
+            if len(tokens(text[s:e])) >= self.options.min_words
+        ]
+        if not candidates:
+            return []
+        vectors = self._embed([question] + [c[3] for c in candidates])
+        dense = vectors[1:] @ vectors[0]
+        q_stems = set(content_stems(question))
+        alpha = self.options.alpha
+        scored = []
+        for (sid, s, e, text), cos in zip(candidates, dense, strict=True):
+            lexical = len(q_stems & set(content_stems(text))) / len(q_stems) if q_stems else 0.0
+            relevance = alpha * float(cos) + (1 - alpha) * lexical
+            scored.append(ScoredSentence(sid, s, e, text, relevance, float(cos), lexical))
+        scored.sort(key=lambda x: -x.relevance)
+        return scored
+
+    def select(self, scored: list[ScoredSentence]) -> list[ScoredSentence]:
+        """The best sentence plus MMR picks within `margin` of it (threshold not applied here)."""
+        if not scored:
+            return []
+        opts = self.options
+        pool = [c for c in scored if c.relevance >= scored[0].relevance - opts.margin][: 4 * opts.max_sentences]
+        vectors = self._embed([c.text for c in pool])
+        chosen = [0]
+        while len(chosen) < opts.max_sentences:
+            best_i, best_value = None, -np.inf
+            for i in range(len(pool)):
+                if i in chosen:
+                    continue
+                redundancy = float(max(vectors[i] @ vectors[j] for j in chosen))
+                if redundancy >= opts.max_redundancy:
+                    continue
+                value = opts.mmr_lambda * pool[i].relevance - (1 - opts.mmr_lambda) * redundancy
+                if value > best_value:
+                    best_i, best_value = i, value
+            if best_i is None:
+                break
+            chosen.append(best_i)
+        # Read in source order (by label, then position) rather than score order: reads more naturally.
+        picked = [pool[i] for i in chosen]
+        return sorted(picked, key=lambda c: (int(c.source_id[1:]) if c.source_id[1:].isdigit() else 0, c.start))
+
+    # -- the backend -----------------------------------------------------------------------------
+    def generate(self, request: GenerationRequest) -> Generation:
+        from citebound.generation.prompt import abstention_sentence
+
+        scored = self.score(request.question, request.sources)
+        confidence = scored[0].relevance if scored else 0.0
+        picked = self.select(scored)
+        meta = {"best": _describe(scored[0]) if scored else None, "threshold": self.options.threshold}
+        if not picked or confidence < self.options.threshold:
+            reply = {"answer": abstention_sentence(), "citations": [], "abstained": True}
+        else:
+            reply = {
+                "answer": " ".join(cite_sentence(c.text, c.source_id) for c in picked),
+                "citations": [{"source_id": c.source_id, "quote": c.text} for c in picked],
+                "abstained": False,
+            }
+        return Generation(text=json.dumps(reply, ensure_ascii=False), model="extractive",
+                          confidence=confidence, meta=meta)
+
+
+def cite_sentence(sentence: str, source_id: str) -> str:
+    """`sentence` with `[source_id]` placed before its final punctuation ("… days [S1].")."""
+    sentence = sentence.strip()
+    m = _TRAILING_PUNCT.search(sentence)
+    if m:
+        return f"{sentence[: m.start()].rstrip()} [{source_id}]{m.group(1)}"
+    return f"{sentence} [{source_id}]."
+
+
+def _describe(c: ScoredSentence) -> dict[str, Any]:
+    return {"source_id": c.source_id, "start": c.start, "end": c.end, "relevance": round(c.relevance, 4),
+            "dense": round(c.dense, 4), "lexical": round(c.lexical, 4)}
