@@ -411,7 +411,7 @@ def _with_numbers(text: str, numbers: Sequence[int]) -> str:
 # -- audit ---------------------------------------------------------------------------------------
 def _write_audit(audit: Any, kb: Any, result: AskResult, prompt: Prompt, trace: _Trace,
                  status: str | None) -> None:
-    if not audit:
+    if audit is None or audit is False:  # not `not audit`: an empty AuditLog has len() 0
         return
     from citebound.audit import AuditLog, AuditRecord, FlagRecord, OutputRecord, SourceRecord, VerdictRecord
     from citebound.audit.log import text_hash
