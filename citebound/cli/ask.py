@@ -1,0 +1,232 @@
+"""Answer commands: `ask`, `demo`, `trace`, `replay`, and `eval qa` / `calibrate extractive`."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+console = Console(highlight=False)
+KB_HELP = "Knowledge-base folder (default: $CITEBOUND_KB)."
+
+
+def _kb_path(kb: Optional[Path]) -> Path:
+    from citebound.errors import InputError
+
+    kb = kb or (Path(os.environ["CITEBOUND_KB"]) if os.environ.get("CITEBOUND_KB") else None)
+    if kb is None:
+        raise InputError("no knowledge base given: pass --kb DIR or set CITEBOUND_KB")
+    return kb
+
+
+def parse_options(pairs: List[str]) -> dict[str, Any]:
+    """`key=value` pairs; values are read as JSON when they parse (numbers, true/false), else as text."""
+    from citebound.errors import InputError
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"backend option {pair!r} is not key=value")
+        try:
+            options[key.strip().replace("-", "_")] = json.loads(value)
+        except ValueError:
+            options[key.strip().replace("-", "_")] = value
+    return options
+
+
+# -- rendering (printing only; the data comes from the library) ------------------------------------
+def render_result(result: Any) -> None:
+    console.print(f"[bold]Q:[/] {escape(result.question)}\n")
+    if result.abstained:
+        console.print(f"[yellow]{escape(result.answer or 'No answer.')}[/]")
+        console.print(f"[dim]abstained: {escape(result.abstain_reason or '')}[/]")
+    else:
+        console.print(escape(result.answer))
+        console.print()
+        for c in result.citations:
+            console.print(f"  [bold cyan]\\[{c.number}][/] {escape(c.doc_id)} [dim](version {c.version}, "
+                          f"characters {c.start}–{c.end}, source {c.source_id})[/]")
+            console.print(f"      “{escape(' '.join(c.quote.split()))}”")
+    for r in result.removed:
+        console.print(f"  [red]removed[/] “{escape(r.text)}” [dim]({r.label}: {escape(r.reason)})[/]")
+    for f in result.flags:
+        console.print(f"  [magenta]flagged[/] {f.source_id} contains instruction-like text ({f.pattern}): "
+                      f"“{escape(f.excerpt)}”")
+    total = sum(v for k, v in result.timings.items() if k != "failed")
+    console.print(f"[dim]request {result.request_id[:12]} · {result.backend['name']} · "
+                  f"{len(result.sources)} sources · {total:.2f} s[/]\n")
+
+
+def render_record(record: Any) -> None:
+    console.print(f"[bold]request[/] {record.id}  {record.created_at}  [bold]{record.status}[/]")
+    console.print(f"question: {escape(record.question)}")
+    console.print(f"kb: {record.kb_path} (revision {record.kb_revision}) · backend: {record.backend.get('name')}")
+    console.print("[bold]sources[/]")
+    for s in record.sources:
+        scores = ", ".join(f"{k} {v:.3f}" for k, v in sorted(s.scores.items()))
+        console.print(f"  {s.label}  {escape(s.doc_id)} v{s.version} chunk {s.chunk_id} [{s.start}:{s.end}]  "
+                      f"[dim]{scores} · sha256 {s.text_hash[:12]}[/]")
+    for f in record.flags:
+        console.print(f"  [magenta]flagged[/] {f.source_id} {f.pattern}: “{escape(f.excerpt)}”")
+    console.print("[bold]model outputs[/]")
+    for o in record.outputs:
+        status = f"[red]schema error: {escape(o.parse_error)}[/]" if o.parse_error else "[green]valid[/]"
+        console.print(f"  #{o.attempt} {o.kind}: {status}\n    {escape(o.raw[:600])}")
+    console.print("[bold]claims[/]")
+    for v in record.verdicts:
+        mark = "[green]kept[/]" if v.kept else "[red]dropped[/]"
+        console.print(f"  #{v.attempt}.{v.idx} {mark} {v.label} “{escape(v.claim)}” cites {','.join(v.cited) or '-'}"
+                      f" [dim]({escape(v.reason)})[/]")
+    console.print(f"[bold]answer[/]: {escape(record.answer or '')}")
+    if record.abstain_reason:
+        console.print(f"[dim]abstained: {escape(record.abstain_reason)}[/]")
+    console.print("[dim]timings: " + ", ".join(f"{k} {v:.3f}s" for k, v in record.timings.items()) + "[/]")
+
+
+def register(app: typer.Typer) -> None:
+    from citebound.cli import calibrate_app, eval_app
+
+    @app.command()
+    def ask(
+        question: str = typer.Argument(..., help="The question."),
+        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        backend: str = typer.Option("extractive", "--backend", "-b", help="extractive | openai | llama-cpp"),
+        option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable), "
+                                         "e.g. -o model=llama3 -o base_url=http://localhost:11434/v1"),
+        k: int = typer.Option(5, "--k", help="Sources to retrieve."),
+        mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: verifier's)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
+        no_audit: bool = typer.Option(False, "--no-audit", help="Do not write the request to the audit log."),
+    ) -> None:
+        """Answer from the knowledge base with verified citations, or abstain."""
+        from citebound.kb import KnowledgeBase
+        from citebound.pipeline import ask as run
+        from citebound.retrieval import Retriever
+
+        with KnowledgeBase.open(_kb_path(kb)) as store:
+            result = run(question, store, backend=backend, backend_options=parse_options(option),
+                         retriever=Retriever(store, mode=mode), k=k, checker=checker, audit=not no_audit)
+        if as_json:
+            typer.echo(result.to_json(indent=2))
+        else:
+            render_result(result)
+
+    @app.command()
+    def demo(
+        backend: str = typer.Option("extractive", "--backend", "-b", help="Backend to answer with."),
+        as_json: bool = typer.Option(False, "--json", help="Print the results as JSON lines."),
+    ) -> None:
+        """Build a temporary KB from the bundled sample handbook and ask it three questions."""
+        from citebound.samples import DEMO_QUESTIONS, handbook_path, run_demo
+
+        if not as_json:
+            console.print(f"[dim]Building a temporary knowledge base from {handbook_path()} and asking "
+                          f"{len(DEMO_QUESTIONS)} questions (the last has no answer in it)…[/]\n")
+        for result in run_demo(backend=backend):
+            if as_json:
+                typer.echo(result.to_json())
+            else:
+                render_result(result)
+
+    @app.command()
+    def trace(
+        request_id: Optional[str] = typer.Argument(None, help="Request id (or a unique prefix)."),
+        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        last: Optional[int] = typer.Option(None, "--last", help="List the N most recent requests."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+        check: bool = typer.Option(False, "--verify-chain", help="Recompute the log's hash chain."),
+    ) -> None:
+        """Show one logged request in full, or list the latest ones."""
+        from citebound.audit import AuditLog
+        from citebound.errors import InputError
+
+        path = AuditLog.beside(_kb_path(kb)).path
+        if not path.exists():
+            raise InputError(f"no audit log at {path}")
+        with AuditLog(path) as log:
+            if check:
+                problems = log.verify()
+                typer.echo("\n".join(problems) if problems else f"audit log intact ({len(log)} records)")
+                raise typer.Exit(1 if problems else 0)
+            if request_id is None:
+                records = log.last(last or 10)
+                if as_json:
+                    typer.echo(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
+                    return
+                for r in records:
+                    console.print(f"{r.id[:12]}  {r.created_at}  {r.status:<9}  {escape(r.question[:70])}")
+                return
+            record = log.get(request_id)
+        if as_json:
+            typer.echo(json.dumps(asdict(record), ensure_ascii=False, indent=2))
+        else:
+            render_record(record)
+
+    @app.command()
+    def replay(
+        request_id: str = typer.Argument(..., help="Request id (or a unique prefix)."),
+        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ) -> None:
+        """Re-verify a logged answer against the KB as it is now; report stale citations and changes."""
+        from citebound.audit import AuditLog
+        from citebound.audit.replay import replay as run
+        from citebound.kb import KnowledgeBase
+
+        folder = _kb_path(kb)
+        with KnowledgeBase.open(folder) as store, AuditLog.beside(folder) as log:
+            report = run(log.get(request_id), store)
+        if as_json:
+            typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+            return
+        console.print(f"request {report.request_id[:12]}: KB revision {report.kb_revision_then} then, "
+                      f"{report.kb_revision_now} now")
+        for s in report.sources:
+            colour = {"current": "green", "unchanged": "green"}.get(s.status, "red")
+            console.print(f"  {s.label} {escape(s.doc_id)} v{s.version_then} -> "
+                          f"{'v' + str(s.version_now) if s.version_now else '-'}: [{colour}]{s.status}[/]")
+        for c in report.claims:
+            arrow = f"[red]{c.label_then} -> {c.label_now}[/]" if c.changed else f"[green]{c.label_now}[/]"
+            console.print(f"  {arrow} “{escape(c.claim)}” [dim]({escape(c.reason_now)})[/]")
+        if report.note:
+            console.print(f"[dim]{report.note}[/]")
+        console.print("[bold red]changed[/]" if report.changed else "[bold green]unchanged[/]")
+
+    @eval_app.command("qa")
+    def eval_qa(
+        data: Path = typer.Option(..., "--data", help="A qa split folder: corpus.jsonl + questions.jsonl."),
+        backend: str = typer.Option("extractive", "--backend", "-b", help="Backend to answer with."),
+        option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable)."),
+        limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N questions."),
+        k: int = typer.Option(5, "--k", help="Sources per question."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
+    ) -> None:
+        """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
+        from citebound.evaluate.qa_eval import evaluate_qa, format_summary, write_html
+
+        result = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
+                             rows_out=out)
+        if html is not None:
+            write_html(result, html)
+        typer.echo(json.dumps(result.summary, sort_keys=True) if as_json else format_summary(result.summary))
+
+    @calibrate_app.command("extractive")
+    def calibrate_extractive(
+        data: Path = typer.Option(..., "--data", help="A dev split folder (never test)."),
+        limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N questions."),
+        k: int = typer.Option(5, "--k", help="Sources per question."),
+    ) -> None:
+        """Choose the extractive backend's abstention threshold on labelled dev data."""
+        from citebound.evaluate.qa_eval import calibrate_extractive as run
+
+        typer.echo(json.dumps(run(data, limit=limit, k=k), indent=2))
