@@ -18,7 +18,9 @@ larger source value instead of demanding the exact one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citebound.text.tokenize import strip_citation_markers
 
@@ -49,6 +51,7 @@ _SUFFIX_SCALES = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "mn": 1_000_000
 _AMBIGUOUS_SUFFIXES = frozenset({"m", "b"})
 
 _SEP = "[ ,\u00a0\u202f\u2009]"
+_NO_SEPARATORS = str.maketrans("", "", " ,\u00a0\u202f\u2009")
 _DIGITS = re.compile(
     rf"""
     (?<![^\W\d_])(?<![\d.])(?<![^\W\d_]-)     # not glued to letters (p53, COVID-19) or inside a number
@@ -67,10 +70,9 @@ _DIGITS = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_WORD = re.compile(r"[A-Za-z]+")
+_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
 _NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})
 _SMALL_NUMBER_WORDS = frozenset({*UNITS, *TENS})
-_JOINER = re.compile(r"\s+(?:and\s+)?|\s*-\s*")
 _PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s?cent\b)", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"^[ \t]*(?:\(?\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
 _HEDGE_APPROX = re.compile(
@@ -125,10 +127,10 @@ def _hedge(text: str, start: int) -> str:
     return ""
 
 
-def _digit_mentions(text: str) -> list[NumberMention]:
+def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
     found: list[NumberMention] = []
     for m in _DIGITS.finditer(text):
-        digits = re.sub(_SEP, "", m.group("int")) + (m.group("dec") or "")
+        digits = m.group("int").translate(_NO_SEPARATORS) + (m.group("dec") or "")
         value = float(digits)
         suffix = (m.group("suf") or "").strip().lower()
         kind = "currency" if m.group("cur") else "number"
@@ -143,7 +145,8 @@ def _digit_mentions(text: str) -> list[NumberMention]:
             kind = "ordinal"
         elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
             kind = "year"
-        found.append(NumberMention(m.group(0), m.start(), m.end(), tuple(values), kind, _hedge(text, m.start())))
+        hedge = _hedge(text, m.start()) if hedges else ""
+        found.append(NumberMention(m.group(0), m.start(), m.end(), tuple(values), kind, hedge))
     return found
 
 
@@ -172,68 +175,105 @@ def _words_value(words: list[str]) -> tuple[float, bool]:
     return float(total + current), ordinal
 
 
-def _word_mentions(text: str, ambiguous_words: bool) -> list[NumberMention]:
+def _trie_pattern(words: Iterable[str]) -> str:
+    """A regex alternation of `words` shared by prefix (t(?:en|wo|...)): much faster to scan than a flat
+    list, since most positions fail on the first letter."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        optional = "" in node
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if optional else body
+
+    return build(trie)
+
+
+_WORD_ALT = _trie_pattern(_NUMBER_WORDS)
+_SCALE_ALT = "|".join(SCALES)
+# A run of number words joined by spaces, hyphens or "and" ("one hundred and five", "twenty-one"),
+# or an article before a scale word ("a million"). Split further in Python where "and" or an
+# ordinal does not continue the number.
+_WORD_RUN = re.compile(
+    rf"\b(?:(?:an?\s+)(?={_SCALE_ALT}\b))?(?:{_WORD_ALT})(?:(?:\s+and\s+|\s*-\s*|\s+)(?:{_WORD_ALT}))*\b",
+    re.IGNORECASE,
+)
+_RUN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _split_run(words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """Cut a matched run where it holds two numbers: "one and two", "first two"."""
+    parts: list[list[re.Match[str]]] = [[]]
+    for k, w in enumerate(words):
+        low = w.group(0).lower()
+        if low == "and":
+            prev = words[k - 1].group(0).lower() if k else ""
+            nxt = words[k + 1].group(0).lower() if k + 1 < len(words) else ""
+            if prev in SCALES and nxt in _SMALL_NUMBER_WORDS:
+                continue  # "one hundred and five" stays one number
+            parts.append([])
+            continue
+        if parts[-1] and parts[-1][-1].group(0).lower() in ORDINALS:
+            parts.append([])
+        parts[-1].append(w)
+    return [p for p in parts if p]
+
+
+def _word_mentions(text: str, ambiguous_words: bool, hedges: bool) -> list[NumberMention]:
     found: list[NumberMention] = []
-    words = list(_WORD.finditer(text))
-    i = 0
-    while i < len(words):
-        w = words[i].group(0).lower()
-        # "a hundred", "a million": the article counts as one when a scale word follows.
-        starts_with_article = w in ("a", "an") and i + 1 < len(words) and words[i + 1].group(0).lower() in SCALES
-        if w not in _NUMBER_WORDS and not starts_with_article:
-            i += 1
-            continue
-        run = [words[i]]
-        j = i + 1
-        while j < len(words):
-            nxt = words[j].group(0).lower()
-            gap = text[run[-1].end() : words[j].start()]
-            after_scale = run[-1].group(0).lower() in SCALES  # "one hundred and five", not "one and two"
-            if nxt == "and" and after_scale and j + 1 < len(words) and words[j + 1].group(0).lower() in _SMALL_NUMBER_WORDS:
-                j += 1
+    for run in _WORD_RUN.finditer(text):
+        words = list(_RUN_WORD.finditer(text, run.start(), run.end()))
+        for part in _split_run(words):
+            lowered = [w.group(0).lower() for w in part]
+            if lowered in (["a"], ["an"]):
                 continue
-            if nxt not in _NUMBER_WORDS or not _JOINER.fullmatch(gap):
-                break
-            if run[-1].group(0).lower() in ORDINALS:
-                break  # "first two" is two numbers
-            run.append(words[j])
-            j += 1
-        i = j
-        lowered = [r.group(0).lower() for r in run]
-        if lowered in (["a"], ["an"]):
-            continue
-        if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
-            continue
-        value, ordinal = _words_value(lowered)
-        start, end = run[0].start(), run[-1].end()
-        kind = "ordinal" if ordinal else "number"
-        after = _PERCENT_AFTER.match(text, end)
-        if after and not ordinal:
-            kind, end = "percent", after.end()
-        found.append(NumberMention(text[start:end], start, end, (value,), kind, _hedge(text, start)))
+            if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
+                continue
+            value, ordinal = _words_value(lowered)
+            start, end = part[0].start(), part[-1].end()
+            kind = "ordinal" if ordinal else "number"
+            after = _PERCENT_AFTER.match(text, end)
+            if after and not ordinal:
+                kind, end = "percent", after.end()
+            hedge = _hedge(text, start) if hedges else ""
+            found.append(NumberMention(text[start:end], start, end, (value,), kind, hedge))
     return found
 
 
-def extract_numbers(text: str, *, ambiguous_words: bool = True) -> list[NumberMention]:
+def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = True) -> list[NumberMention]:
     """Every number stated in `text`, in order of position, with offsets into `text`.
 
     Citation markers and list enumerators are ignored. With `ambiguous_words=False` the lone words
     in AMBIGUOUS_WORDS are skipped (use it for claims; read sources with the default, leniently).
+    `hedges=False` skips looking for "about"/"more than" before each number (sources need no hedges).
     """
-    clean = _blank(_blank(text, _ENUMERATOR), re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]"))
+    clean = _blank(_blank(text, _ENUMERATOR), _MARKER)
     mentions: list[NumberMention] = []
     for m in _ISO_DATE.finditer(clean):  # 2020-03-05: the year and the day; months are words elsewhere
         year, _, day = (float(g) for g in m.groups())
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (year,), "year"))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (day,), "number"))
         clean = clean[: m.start()] + " " * (m.end() - m.start()) + clean[m.end() :]
-    digit_mentions = _digit_mentions(clean)
+    digit_mentions = _digit_mentions(clean, hedges)
     for n in digit_mentions:  # "1.5 million" is one number: keep its scale word out of the word scan
         clean = clean[: n.start] + " " * (n.end - n.start) + clean[n.end :]
     mentions += digit_mentions
-    mentions += _word_mentions(clean, ambiguous_words)
+    mentions += _word_mentions(clean, ambiguous_words, hedges)
     mentions.sort(key=lambda n: (n.start, n.end))
     return mentions
+
+
+@lru_cache(maxsize=1024)
+def source_numbers(text: str) -> tuple[NumberMention, ...]:
+    """`extract_numbers(text, hedges=False)`, cached: how sources are read, often several times."""
+    return tuple(extract_numbers(text, hedges=False))
 
 
 def number_keys(text: str) -> frozenset[str]:
@@ -246,5 +286,5 @@ def number_values(text: str) -> tuple[float, ...]:
     return tuple(v for n in extract_numbers(text) for v in n.values)
 
 
-__all__ = ["NumberMention", "canonical", "extract_numbers", "number_keys", "number_values",
+__all__ = ["NumberMention", "canonical", "extract_numbers", "number_keys", "number_values", "source_numbers",
            "strip_citation_markers"]  # fmt: skip

@@ -19,8 +19,11 @@ def tokens(text: str) -> list[str]:
 
 
 def token_spans(text: str) -> list[tuple[str, int, int]]:
-    """Like `tokens`, with the (start, end) offsets of each token in `text`."""
-    return [(m.group(0).casefold().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)]
+    """Like `tokens` (lower-cased rather than case-folded), with the (start, end) offsets of each token."""
+    lowered = text.lower()
+    if len(lowered) == len(text):  # true for all but a few characters (İ): offsets carry over
+        return [(m.group(0).replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(lowered)]
+    return [(m.group(0).lower().replace("’", "'"), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
 def strip_citation_markers(text: str) -> str:

@@ -21,7 +21,7 @@ from citebound.verify.cascade import Cascade
 CheckerFactory = Callable[..., Cascade]
 
 CHECKERS: dict[str, CheckerFactory] = {
-    "lexical": lambda **kw: Cascade(stemming=False, numbers=False, name="lexical", **kw),
+    "lexical": lambda **kw: Cascade(stemming=False, numbers=False, scope="source", name="lexical", **kw),
     "deterministic": lambda **kw: Cascade(name="deterministic", **kw),
 }
 DEFAULT_CHECKER = "deterministic"

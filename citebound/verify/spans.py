@@ -66,17 +66,18 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
 def best_window(
     passage: str,
     claim_terms: Collection[str],
-    terms_of: Callable[[str], Collection[str]],
+    terms_between: Callable[[int, int], Collection[str]],
     *,
     max_sentences: int = 2,
 ) -> tuple[float, int, int]:
     """The window of 1..max_sentences consecutive sentences of `passage` covering the largest share of
-    `claim_terms`. Returns (share, start, end); ties go to the earlier, then the shorter, window."""
+    `claim_terms`; `terms_between(start, end)` gives the terms of passage[start:end]. Returns
+    (share, start, end); ties go to the earlier, then the shorter, window."""
     spans = sentence_spans(passage) or [(0, len(passage))]
     if not claim_terms:
         return 0.0, spans[0][0], spans[0][1]
     wanted = set(claim_terms)
-    sentence_terms = [wanted.intersection(terms_of(passage[s:e])) for s, e in spans]
+    sentence_terms = [wanted.intersection(terms_between(s, e)) for s, e in spans]
     best = (-1.0, 0, 0)
     for i in range(len(spans)):
         covered: set[str] = set()

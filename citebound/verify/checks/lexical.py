@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from bisect import bisect_left
 
-from citebound.text.numbers import _NUMBER_WORDS, canonical, extract_numbers
+from citebound.text.numbers import _NUMBER_WORDS, canonical, extract_numbers, source_numbers
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import strip_citation_markers, tokens
+from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +48,48 @@ def stemmed_terms(text: str) -> Terms:
     return Terms(frozenset(surface), surface)
 
 
-@lru_cache(maxsize=8192)
+@dataclass(frozen=True, slots=True)
+class SourceProfile:
+    """What the checks need of one source, computed once per text: its terms and its numbers."""
+
+    terms: frozenset[str]
+    number_keys: frozenset[str]
+    number_values: tuple[float, ...]
+
+
+@lru_cache(maxsize=4096)
+def stemmed_profile(text: str) -> SourceProfile:
+    """A source read leniently: stemmed content words plus every reading of every number."""
+    mentions = source_numbers(text)
+    keys = frozenset(k for n in mentions for k in n.keys)
+    words = set(tokens(text)) - STOP_WORDS - _NUMBER_WORDS  # stem each distinct word once
+    terms = {stem(tok) for tok in words}
+    return SourceProfile(frozenset(terms) | keys, keys, tuple(v for n in mentions for v in n.values))
+
+
 def source_stemmed_terms(text: str) -> frozenset[str]:
-    """A source's terms: as `stemmed_terms`, but every reading of every number (read leniently)."""
-    terms = {stem(tok) for tok in tokens(text) if tok not in STOP_WORDS and tok not in _NUMBER_WORDS}
-    terms.update(k for n in extract_numbers(text) for k in n.keys)
-    return frozenset(terms)
+    return stemmed_profile(text).terms
+
+
+@lru_cache(maxsize=256)
+def _positioned(text: str, stemming: bool) -> tuple[list[int], list[str]]:
+    """Every term of `text` with its start offset, sorted by offset (for evidence windows)."""
+    spans = [(tok, start) for tok, start, _ in token_spans(text) if tok not in STOP_WORDS]
+    if stemming:
+        stems = {tok: stem(tok) for tok, _ in spans if tok not in _NUMBER_WORDS}
+        pairs = [(start, stems[tok]) for tok, start in spans if tok in stems]
+    else:
+        pairs = [(start, tok) for tok, start in spans]
+    if stemming:
+        pairs += [(n.start, k) for n in source_numbers(text) for k in n.keys]
+        pairs.sort()
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def terms_between(text: str, start: int, end: int, *, stemming: bool = True) -> set[str]:
+    """The terms of `text` that start inside [start, end)."""
+    offsets, terms = _positioned(text, stemming)
+    return set(terms[bisect_left(offsets, start) : bisect_left(offsets, end)])
 
 
 @lru_cache(maxsize=8192)
