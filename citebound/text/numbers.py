@@ -57,7 +57,7 @@ _DIGITS = re.compile(
     (?<![^\W\d_])(?<![\d.])(?<![^\W\d_]-)     # not glued to letters (p53, COVID-19) or inside a number
     (?P<cur>[$€£¥₹]\s?)?
     (?P<int>\d{{1,3}}(?:{_SEP}\d{{3}})+(?![\d])|\d+)
-    (?P<dec>\.\d+(?![.\d]))?
+    (?P<dec>\.\d+(?!\.?\d))?
     (?P<suf>
         [ \u00a0\u202f]?%
       | [ \u00a0\u202f](?:percent|per\s?cent)\b

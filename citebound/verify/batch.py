@@ -133,3 +133,35 @@ def pick_threshold(predictions: Sequence[Prediction]) -> tuple[float, float]:
     order = np.lexsort((np.abs(candidates - 0.5), -bacc))
     best = int(order[0])
     return float(min(candidates[best], 1.0)), float(bacc[best])
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    predictions: list[Prediction]
+    summary: dict
+
+
+def run_batch(path: str | Path, checker: Cascade, *, progress: bool | None = None) -> BatchResult:
+    """Check every row of a claims file at the checker's threshold; summarise, with figures when every
+    row is labelled. `progress=None` shows a bar (stderr) on files of 500 rows or more."""
+    rows = read_rows(path)
+    show = len(rows) >= 500 if progress is None else progress
+    predictions, seconds = predict(rows, checker, progress=show)
+    summary: dict = {
+        "n": len(rows),
+        "checker": checker.name,
+        "threshold": checker.threshold,
+        "claims_per_second": round(len(rows) / seconds, 1) if seconds > 0 else None,
+        "predicted_supported": sum(p.label == "supported" for p in predictions),
+    }
+    if all(r.label is not None for r in rows):
+        metrics = binary_metrics([r.label for r in rows], [p.label for p in predictions])
+        summary.update({k: round(v, 4) for k, v in metrics.items() if k != "n"})
+    return BatchResult(predictions, summary)
+
+
+def write_predictions(predictions: Iterable[Prediction], path: str | Path) -> None:
+    """One JSON line per row: {id, label, score, verdict}."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for p in predictions:
+            fh.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
