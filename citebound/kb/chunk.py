@@ -44,7 +44,11 @@ def _split_long(text: str, start: int, end: int, size: int) -> list[tuple[int, i
         cut = text.rfind(" ", start + size // 2, start + size)
         if cut <= start:
             cut = start + size
-        pieces.append((start, cut))
+        stop = cut
+        while stop > start and text[stop - 1].isspace():
+            stop -= 1
+        if stop > start:
+            pieces.append((start, stop))
         start = cut
         while start < end and text[start].isspace():
             start += 1

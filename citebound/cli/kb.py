@@ -1,0 +1,82 @@
+"""Knowledge-base and retrieval commands: ingest, remove, `eval retrieval`, `calibrate retrieval`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    from citebound.cli import calibrate_app, err_console, eval_app
+
+    @app.command()
+    def ingest(
+        paths: List[Path] = typer.Argument(..., help="Files and folders: .txt .md .html .pdf, BEIR .jsonl."),
+        kb: Path = typer.Option(..., "--kb", help="Knowledge-base folder (created if missing)."),
+        embed: bool = typer.Option(True, "--embed/--no-embed", help="Embed new chunks now (else on first dense query)."),
+        chunk_size: Optional[int] = typer.Option(None, help="Chunk size in characters, fixed at KB creation (default 1200)."),
+        overlap: Optional[int] = typer.Option(None, help="Chunk overlap in characters, fixed at KB creation (default 200)."),
+    ) -> None:
+        """Add documents to a knowledge base; changed files get a new version, unchanged ones are skipped."""
+        from citebound.kb import KnowledgeBase
+
+        with KnowledgeBase.open(kb, create=True, chunk_size=chunk_size, overlap=overlap) as store:
+            report = store.ingest(paths, progress=True, embed=embed)
+        for skipped in report.skipped:
+            err_console.print(f"[yellow]skipped[/] {skipped.source}: {skipped.reason}")
+        typer.echo(report.summary())
+
+    @app.command()
+    def remove(
+        doc_ids: List[str] = typer.Argument(..., help="Document ids to retire (old versions stay resolvable)."),
+        kb: Path = typer.Option(..., "--kb", help="Knowledge-base folder."),
+    ) -> None:
+        """Retire documents: they are no longer retrieved; citations of their versions still resolve."""
+        from citebound.kb import KnowledgeBase
+
+        with KnowledgeBase.open(kb) as store:
+            for doc_id in doc_ids:
+                revision = store.remove(doc_id)
+                typer.echo(f"removed {doc_id} (KB revision {revision})")
+
+    @eval_app.command("retrieval")
+    def eval_retrieval(
+        data: Path = typer.Option(..., "--data", help="Folder in BEIR layout (corpus.jsonl, queries.jsonl, qrels/)."),
+        split: str = typer.Option("test", "--split", help="Which qrels/<split>.tsv to score."),
+        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense"),
+        gain: str = typer.Option("linear", "--gain", help="nDCG gain: linear (trec_eval) or exponential."),
+        rrf_k: int = typer.Option(60, "--rrf-k", help="RRF constant k."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no per-query scores)."),
+        report: Optional[Path] = typer.Option(None, "--report", help="Also write an HTML + JSON report here."),
+    ) -> None:
+        """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
+        from citebound.evaluate.retrieval_eval import evaluate_retrieval, write_retrieval_report
+
+        result = evaluate_retrieval(data, split=split, mode=mode, gain=gain, rrf_k=rrf_k, progress=True)
+        if report is not None:
+            paths = write_retrieval_report(report, [result])
+            err_console.print(f"report: {paths[0]} and {paths[1]}")
+        summary = {k: v for k, v in result.items() if k != "per_query"}
+        if as_json:
+            typer.echo(json.dumps(summary, sort_keys=True))
+            return
+        typer.echo(
+            f"{summary['data']} {split} ({summary['queries']} queries), mode {mode}, nDCG gain {gain}:\n"
+            + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))
+        )
+
+    @calibrate_app.command("retrieval")
+    def calibrate_retrieval(
+        data: Path = typer.Option(..., "--data", help="Folder with corpus.jsonl and questions.jsonl {question, answerable}."),
+        kb: Path = typer.Option(..., "--kb", help="Knowledge base that stores the learned threshold."),
+        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense"),
+        k: int = typer.Option(5, "--k", help="Hits per question (as the answer pipeline uses)."),
+    ) -> None:
+        """Learn the abstention threshold from answerable / unanswerable questions; store it in the KB."""
+        from citebound.retrieval.calibrate import calibrate_retrieval as run
+
+        cal = run(data, kb, mode=mode, k=k, progress=True)
+        typer.echo(json.dumps(cal.to_dict(), sort_keys=True))

@@ -1,0 +1,98 @@
+"""Learn the abstention threshold from questions labelled answerable / unanswerable.
+
+Data folder: `corpus.jsonl` (BEIR-style `{_id, title, text}`) and `questions.jsonl` rows with at least
+`question` and `answerable` (the layout of `shared/data/qa/squad2/<split>`). The corpus goes into a
+cached KB; every question is retrieved with the given mode and k, its evidence score (see
+`citebound.retrieval.abstain`) computed, and the threshold maximizing balanced accuracy is stored in
+the target KB, per mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from citebound.errors import InputError
+from citebound.retrieval.abstain import (
+    OBJECTIVE,
+    SETTING_KEY,
+    Calibration,
+    choose_threshold,
+    evidence_feature,
+    roc_auc,
+)
+
+
+def load_questions(folder: Path) -> list[tuple[str, bool]]:
+    path = folder / "questions.jsonl"
+    if not path.is_file():
+        raise InputError(f"{folder}: questions.jsonl is missing")
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                out.append((str(row["question"]), bool(row["answerable"])))
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise InputError(f"{path}:{lineno}: needs question and answerable ({exc})") from exc
+    return out
+
+
+def evidence_scores(retriever, questions: list[str], k: int, progress: bool = True) -> np.ndarray:
+    feature = evidence_feature(retriever.mode)
+    qvecs = retriever.embed_queries(questions) if retriever.uses_dense else None
+    iterator = range(len(questions))
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc="calibrating", unit="question", leave=False)
+    scores = np.full(len(questions), float("-inf"))
+    for i in iterator:
+        cands = retriever.rank(questions[i], None, None if qvecs is None else qvecs[i])[:k]
+        if cands:
+            scores[i] = max(c.scores.get(feature, float("-inf")) for c in cands)
+    return scores
+
+
+def calibrate_retrieval(
+    data: str | os.PathLike[str], kb_path: str | os.PathLike[str], mode: str = "hybrid", k: int = 5, progress: bool = True
+) -> Calibration:
+    from citebound.kb import KnowledgeBase
+    from citebound.kb.cache import cached_kb
+    from citebound.retrieval import Retriever
+
+    folder = Path(data)
+    corpus = folder / "corpus.jsonl"
+    if not corpus.is_file():
+        raise InputError(f"{folder}: corpus.jsonl is missing")
+    labelled = load_questions(folder)
+    if not any(a for _, a in labelled) or all(a for _, a in labelled):
+        raise InputError(f"{folder}: calibration needs both answerable and unanswerable questions")
+    name = f"{folder.resolve().parent.name}-{folder.resolve().name}"
+    with cached_kb(corpus, name, progress=progress) as data_kb:
+        retriever = Retriever(data_kb, mode=mode, progress=progress)
+        scores = evidence_scores(retriever, [q for q, _ in labelled], k, progress)
+    answerable = np.array([a for _, a in labelled])
+    threshold, bacc, tpr, tnr = choose_threshold(scores, answerable)
+    cal = Calibration(
+        mode=mode,
+        feature=evidence_feature(mode),
+        threshold=threshold,
+        objective=OBJECTIVE,
+        objective_value=round(bacc, 4),
+        answerable_kept=round(tpr, 4),
+        unanswerable_abstained=round(tnr, 4),
+        auc=round(roc_auc(scores, answerable), 4),
+        questions=len(labelled),
+        data=str(folder),
+    )
+    with KnowledgeBase.open(kb_path, create=True) as kb:
+        stored = kb.get_json(SETTING_KEY) or {}
+        stored[mode] = {**cal.to_dict(), "k": k}
+        kb.set_json(SETTING_KEY, stored)
+    return cal
