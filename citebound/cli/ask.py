@@ -225,8 +225,9 @@ def register(app: typer.Typer) -> None:
         data: Path = typer.Option(..., "--data", help="A dev split folder (never test)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N questions."),
         k: int = typer.Option(5, "--k", help="Sources per question."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
     ) -> None:
-        """Choose the extractive backend's abstention threshold on labelled dev data."""
+        """Choose the extractive backend's abstention threshold (and the naive baseline's) on dev data."""
         from citebound.evaluate.qa_eval import calibrate_extractive as run
 
-        typer.echo(json.dumps(run(data, limit=limit, k=k), indent=2))
+        typer.echo(json.dumps(run(data, limit=limit, k=k, rows_out=out), indent=2))
