@@ -31,7 +31,7 @@ app.add_typer(calibrate_app, name="calibrate")
 # Modules that define commands, in the order they appear in --help.
 COMMAND_MODULES = ["verify", "kb", "ask"]
 
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # one-line errors stay one line
 
 
 def _register_commands() -> None:

@@ -122,7 +122,7 @@ def pick_threshold(predictions: Sequence[Prediction]) -> tuple[float, float]:
     if n_sup == 0 or n_uns == 0:
         raise InputError("picking a threshold needs both labels in the data")
     open_ = np.array([not p.blocked for p in predictions])
-    scores = np.array([round(p.score, 6) for p in predictions])
+    scores = np.array([p.score for p in predictions])
     candidates = np.unique(np.append(scores[open_], 1.0 + 1e-9))
     # predicted supported at t  <=>  open and score >= t
     sup_scores = np.sort(scores[open_ & gold_sup])

@@ -72,22 +72,19 @@ def best_window(
 ) -> tuple[float, int, int]:
     """The window of 1..max_sentences consecutive sentences of `passage` covering the largest share of
     `claim_terms`; `terms_between(start, end)` gives the terms of passage[start:end]. Returns
-    (share, start, end); ties go to the earlier, then the shorter, window."""
+    (share, start, end); ties go to the shorter, then the earlier, window."""
     spans = sentence_spans(passage) or [(0, len(passage))]
     if not claim_terms:
         return 0.0, spans[0][0], spans[0][1]
     wanted = set(claim_terms)
     sentence_terms = [wanted.intersection(terms_between(s, e)) for s, e in spans]
     best = (-1.0, 0, 0)
-    for i in range(len(spans)):
-        covered: set[str] = set()
-        for j in range(i, min(i + max_sentences, len(spans))):
-            covered |= sentence_terms[j]
+    for length in range(1, max_sentences + 1):  # shorter windows first: a tie keeps the shorter one
+        for i in range(len(spans) - length + 1):
+            covered = set().union(*sentence_terms[i : i + length])
             share = len(covered) / len(wanted)
             if share > best[0]:
-                best = (share, spans[i][0], spans[j][1])
-            if share == 1.0:
-                break
+                best = (share, spans[i][0], spans[i + length - 1][1])
         if best[0] == 1.0:
             break
     return best

@@ -1,0 +1,106 @@
+"""Number extraction and normalisation: equal amounts in any form compare equal; no false alarms."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.text.numbers import extract_numbers, number_keys
+from citebound.verify import check_claim
+
+
+def keys(text: str, **kw) -> list[set[str]]:
+    return [set(n.keys) for n in extract_numbers(text, **kw)]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("4 990", "4990"), ("4,990", "4990"), ("4\u00a0990", "4990"), ("4\u202f990", "4990"), ("4990", "4990"),
+        ("five", "5"), ("twelve", "12"), ("twenty-one", "21"), ("twenty one", "21"), ("one hundred", "100"),
+        ("one hundred and five", "105"), ("a million", "1000000"), ("1.5 million", "1500000"),
+        ("1,500,000", "1500000"), ("2k", "2000"), ("$3bn", "3000000000"), ("30 %", "30"), ("30%", "30"),
+        ("thirty percent", "30"), ("30 per cent", "30"), ("3rd", "3"), ("third", "3"), ("twenty-first", "21"),
+        ("4.5", "4.5"), ("€12.90", "12.9"), ("£1,200", "1200"), ("in 2019", "2019"), ("the 1990s", "1990"),
+    ],
+)  # fmt: skip
+def test_each_form_normalises_to_its_value(text, value):
+    found = number_keys(text)
+    assert value in found, (text, found)
+
+
+def test_a_number_and_its_scale_word_are_one_number():
+    assert keys("1.5 million people") == [{"1500000"}]
+    assert keys("2 thousand") == [{"2000"}]
+
+
+def test_ambiguous_suffix_keeps_both_readings():
+    assert keys("a 5m wall") == [{"5000000", "5"}]
+
+
+@pytest.mark.parametrize("text", ["p53 protein", "H1N1 flu", "COVID-19 cases", "see [1] and [S2, S3]", "1. Apples\n2) Pears"])
+def test_identifiers_markers_and_enumerators_are_not_numbers(text):
+    assert extract_numbers(text) == []
+
+
+def test_lone_ambiguous_words_are_skipped_in_claims_only():
+    claim = "She was one of the first to arrive, a second later."
+    assert extract_numbers(claim, ambiguous_words=False) == []
+    assert {"1", "2"} <= {k for ks in keys(claim) for k in ks}
+
+
+def test_hedges_are_marked():
+    hedges = [n.hedge for n in extract_numbers("about 5,000 people, more than 40 staff and under 3 managers")]
+    assert hedges == ["approx", "at_least", "at_most"]
+
+
+def test_offsets_point_into_the_original_text():
+    text = "It costs 4\u00a0990 kr, or about twelve hundred euros [2]."
+    for n in extract_numbers(text):
+        assert text[n.start : n.end] == n.text
+
+
+def test_decimals_survive_a_sentence_end_and_versions_do_not_become_decimals():
+    assert keys("It costs €12.90.") == [{"12.9"}]
+    assert keys("version 1.2.3") == [{"1"}]
+
+
+SOURCE = {
+    "S1": "The company had 4 990 employees in 2019, up 30 % on the year; revenue reached 1.5 million euros. "
+          "It ranked third among five competitors and shipped 2,000 units."
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The company had 4,990 employees in 2019 [S1].",
+        "The company had 4990 employees in 2019 [S1].",
+        "Employees rose thirty percent in 2019 [S1].",
+        "Revenue reached 1,500,000 euros [S1].",
+        "The company shipped 2k units [S1].",
+        "The company ranked 3rd among 5 competitors [S1].",
+        "The company had about 5,000 employees in 2019 [S1].",
+        "The company shipped more than 1,500 units [S1].",
+        "1. The company had 4 990 employees in 2019 [S1].",
+    ],
+)
+def test_equivalent_forms_raise_no_false_alarm(claim):
+    verdict = check_claim(claim, ["S1"], SOURCE)
+    assert verdict.stage != "numbers", verdict.reason
+
+
+@pytest.mark.parametrize(
+    "claim, missing",
+    [
+        ("The company had 5 990 employees in 2019 [S1].", "5990"),
+        ("The company had 4 990 employees in 2018 [S1].", "2018"),
+        ("Employees rose forty percent in 2019 [S1].", "40"),
+        ("Revenue reached 2.5 million euros [S1].", "2500000"),
+        ("The company ranked fourth among five competitors [S1].", "4"),
+    ],
+)
+def test_a_changed_number_is_unsupported_and_named(claim, missing):
+    verdict = check_claim(claim, ["S1"], SOURCE)
+    assert verdict.label == "unsupported"
+    assert verdict.stage == "numbers"
+    assert missing in verdict.reason

@@ -1,0 +1,32 @@
+"""Sentence splitting on the hard cases the verifier meets (issue 2, item 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.text.sentences import sentence_spans, split_sentences
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Dr. Smith arrived. He left.", ["Dr. Smith arrived.", "He left."]),
+        ("Use fruit, e.g. apples. Then rest.", ["Use fruit, e.g. apples.", "Then rest."]),
+        ("The U.S. Army grew. It shrank.", ["The U.S. Army grew.", "It shrank."]),
+        ("It weighs 4.5 kg. It is blue.", ["It weighs 4.5 kg.", "It is blue."]),
+        ("It takes 30 days [1]. Shipping is free [2].", ["It takes 30 days [1].", "Shipping is free [2]."]),
+        ("It takes 30 days. [1] Shipping is free. [2]", ["It takes 30 days. [1]", "Shipping is free. [2]"]),
+        ('He said "Stop." Then he left.', ['He said "Stop."', "Then he left."]),
+        ("Wait... and then more. Next one.", ["Wait... and then more.", "Next one."]),
+        ("Items:\n- apples\n- pears", ["Items:", "- apples", "- pears"]),
+        ("First point\n\nSecond point", ["First point", "Second point"]),
+    ],
+)
+def test_splits(text, expected):
+    assert split_sentences(text) == expected
+
+
+def test_spans_are_trimmed_offsets():
+    text = "  One here.  Two there.  "
+    for start, end in sentence_spans(text):
+        assert text[start:end] == text[start:end].strip()
