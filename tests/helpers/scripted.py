@@ -22,6 +22,7 @@ class ScriptedBackend(Backend):
 
     class Options(Backend.Options):
         sleep: float = 0.0  # seconds to wait inside generate(): lets a test kill the process mid-request
+        signal_file: str | None = None  # touched when generate() starts, so that test knows when to kill
         can_regenerate: bool = True
 
     def __init__(self, **options: Any) -> None:
@@ -37,6 +38,8 @@ class ScriptedBackend(Backend):
 
     def generate(self, request: GenerationRequest) -> Generation:
         self.calls.append(request)
+        if self.options.signal_file:
+            open(self.options.signal_file, "w").close()
         if self.options.sleep:
             time.sleep(self.options.sleep)
         if not self.replies:
