@@ -130,3 +130,18 @@ def _split(script: str) -> list[str]:
             statements.append(current.strip())
             current = ""
     return [s for s in statements if s.strip(" ;\n")]
+
+
+def schema_sql() -> str:
+    """The schema a fresh log ends up with, as SQL (what docs/audit-schema.md shows)."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(db)
+    rows = db.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
+    ).fetchall()
+    db.close()
+    return ";\n\n".join(row[0].strip().replace("\n        ", "\n") for row in rows) + ";\n"
+
+
+if __name__ == "__main__":  # python -m citebound.audit.migrations  -> the schema for docs/audit-schema.md
+    print(schema_sql(), end="")
