@@ -1,7 +1,7 @@
 """KBs built from labelled data sets (for evaluation and calibration), cached between runs.
 
 The cache lives in `$CITEBOUND_CACHE` (default `~/.cache/citebound`), one KB folder per corpus under
-`kb/<name>-<key>`, where the key hashes the corpus file's bytes and the chunking parameters: the same
+`kb/<name>-<key>`, where the key hashes the corpus file's bytes, the chunking parameters and the chunker's version: the same
 data is never ingested or embedded twice, and changed data gets a fresh KB.
 """
 
@@ -26,12 +26,12 @@ def file_hash(path: Path) -> str:
 
 def cached_kb(corpus: Path, name: str, chunk_size: int | None = None, overlap: int | None = None, progress: bool = True):
     """A KB of `corpus` (a BEIR-style corpus.jsonl) in the cache, built on first use and reused after."""
-    from citebound.kb.chunk import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
+    from citebound.kb.chunk import CHUNKER_VERSION, DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
     from citebound.kb.store import KnowledgeBase
 
     size = chunk_size or DEFAULT_CHUNK_SIZE
     lap = DEFAULT_OVERLAP if overlap is None else overlap
-    key = hashlib.sha256(f"{file_hash(corpus)}:{size}:{lap}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{file_hash(corpus)}:{size}:{lap}:{CHUNKER_VERSION}".encode()).hexdigest()[:16]
     folder = cache_root() / "kb" / f"{name}-{key}"
     kb = KnowledgeBase.open(folder, create=True, chunk_size=size, overlap=lap)
     if kb.get_setting("built_from") != str(corpus):  # first build, or an interrupted one: ingest resumes

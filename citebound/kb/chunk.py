@@ -18,6 +18,8 @@ from citebound.text.sentences import sentence_spans
 
 DEFAULT_CHUNK_SIZE = 1200
 DEFAULT_OVERLAP = 200
+# Bump when chunk boundaries change for the same text and parameters (keys the eval KB cache).
+CHUNKER_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
