@@ -32,6 +32,8 @@ from citebound.verify.checks.base import LABEL_RANK, EntailmentScorer, Label, So
 from citebound.verify.checks.ids import missing_source, resolve_ids
 from citebound.verify.checks.lexical import (
     Terms,
+    claim_pairs,
+    pair_share,
     plain_terms,
     source_plain_terms,
     source_stemmed_terms,
@@ -40,6 +42,7 @@ from citebound.verify.checks.lexical import (
     support_fraction,
     terms_between,
 )
+from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations
 from citebound.verify.checks.numbers import describe, missing_numbers
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
@@ -60,6 +63,8 @@ class Cascade:
     numbers: bool = True
     scope: Literal["source", "window", "blend"] = "blend"
     window_sentences: int = 2
+    pair_weight: float = 0.25
+    negation: bool = True
     semantic: EntailmentScorer | None = None
     name: str = "deterministic"
 
@@ -93,18 +98,13 @@ class Cascade:
     def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
         """Check `claim` (markers already removed) against the text of one source."""
         terms = self.claim_terms(claim)
-        if self.scope == "source":
-            fraction, missing_terms = support_fraction(terms, self.source_terms(source))
-            span = None
-        else:
+        doc_share, missing_terms = support_fraction(terms, self.source_terms(source))
+        fraction, span, window_note = doc_share, None, ""
+        if self.scope != "source":
             w_share, w_start, w_end = self.window(source, terms)
-            in_window = terms_between(source, w_start, w_end, stemming=self.stemming)
-            missing_terms = [terms.surface[t] for t in terms.surface if t not in in_window]
             span = (w_start, w_end)
-            fraction = w_share
-            if self.scope == "blend":  # mean of the whole-source share and the best window's share
-                doc_share, _ = support_fraction(terms, self.source_terms(source))
-                fraction = (doc_share + w_share) / 2
+            fraction = w_share if self.scope == "window" else (doc_share + w_share) / 2
+            window_note = f", {round(w_share * len(terms.terms))}/{len(terms.terms)} within one window"
 
         if self.numbers:
             profile = stemmed_profile(source)
@@ -118,6 +118,7 @@ class Cascade:
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * fraction, "numbers",
                     f"{source_id} does not state the {noun} {named}",
                     missing_numbers=tuple(describe(n) for n in absent), missing_terms=tuple(missing_terms),
+                    fraction=doc_share,
                 )  # fmt: skip
 
         if self.semantic is not None:
@@ -127,22 +128,41 @@ class Cascade:
             name = getattr(self.semantic, "name", "model")
             return SourceCheck(source_id, label, p, "semantic",
                                f"{source_id}: {name} P(supported) = {p:.2f} (threshold {self.threshold:.2f})",
-                               span=(s, e) if e > s else None, missing_terms=tuple(missing_terms))
+                               span=(s, e) if e > s else None, missing_terms=tuple(missing_terms),
+                               fraction=doc_share)
 
-        label = self.label_for(fraction)
+        score, notes = fraction, [window_note] if window_note else []
+        if self.pair_weight and self.stemming:
+            found_pairs, n_pairs = pair_share(claim_pairs(claim), stemmed_profile(source).pairs)
+            pair_fraction = found_pairs / n_pairs if n_pairs else 1.0
+            score = (1 - self.pair_weight) * fraction + self.pair_weight * pair_fraction
+            if n_pairs:
+                notes.append(f", {found_pairs}/{n_pairs} of its word pairs")
+        if self.negation:
+            evidence = source[span[0] : span[1]] if span else source
+            absent = missing_negations(claim, evidence)
+            if absent:
+                score *= NEGATION_FACTOR
+                notes.append(f"; the claim says {', '.join(repr(w) for w in absent)} and the evidence does not")
+
+        label = self.label_for(score)
         n = len(terms.terms)
         if n == 0:
             reason = f"the claim has no content words to check against {source_id}"
         else:
             found = n - len(missing_terms)
-            reason = f"{source_id} contains {found}/{n} of the claim's terms ({fraction:.2f})"
+            reason = f"{source_id} contains {found}/{n} of the claim's terms ({doc_share:.2f})" + "".join(notes)
+            if score != doc_share:
+                reason += f"; score {score:.2f}"
             if label != "supported":
-                reason += f" < {self.threshold:.2f}; missing: {', '.join(missing_terms)}"
+                reason += f" < {self.threshold:.2f}"
+                if missing_terms:
+                    reason += f"; missing: {', '.join(missing_terms)}"
         if label != "unsupported" and span is None:
             _, s, e = self.window(source, terms)
             span = (s, e)
-        return SourceCheck(source_id, label, fraction, "lexical", reason, span=span,
-                           missing_terms=tuple(missing_terms))
+        return SourceCheck(source_id, label, score, "lexical", reason, span=span,
+                           missing_terms=tuple(missing_terms), fraction=doc_share)
 
     # -- one claim, its cited sources ----------------------------------------------------------------
     def check_claim(self, claim: str, cited_ids: Sequence[str], sources: Mapping[str, str]) -> ClaimVerdict:

@@ -21,7 +21,9 @@ from citebound.verify.cascade import Cascade
 CheckerFactory = Callable[..., Cascade]
 
 CHECKERS: dict[str, CheckerFactory] = {
-    "lexical": lambda **kw: Cascade(stemming=False, numbers=False, scope="source", name="lexical", **kw),
+    "lexical": lambda **kw: Cascade(
+        stemming=False, numbers=False, scope="source", pair_weight=0.0, negation=False, name="lexical", **kw
+    ),
     "deterministic": lambda **kw: Cascade(name="deterministic", **kw),
 }
 DEFAULT_CHECKER = "deterministic"

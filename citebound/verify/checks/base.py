@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 Label = Literal["supported", "partial", "unsupported", "uncited"]
-Stage = Literal["citations", "ids", "numbers", "lexical", "semantic"]
+Stage = Literal["citations", "ids", "numbers", "lexical", "semantic"]  # negation adjusts lexical
 LABEL_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "uncited": 0}
 
 
@@ -52,6 +52,7 @@ class SourceCheck:
     span: tuple[int, int] | None = None
     missing_numbers: tuple[str, ...] = ()
     missing_terms: tuple[str, ...] = ()
+    fraction: float | None = None  # share of the claim's content terms found in the whole source
 
     @property
     def supports(self) -> bool:
@@ -67,4 +68,5 @@ class SourceCheck:
             "span": list(self.span) if self.span else None,
             "missing_numbers": list(self.missing_numbers),
             "missing_terms": list(self.missing_terms),
+            "fraction": None if self.fraction is None else round(self.fraction, 4),
         }

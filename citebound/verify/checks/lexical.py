@@ -41,7 +41,7 @@ def stemmed_terms(text: str) -> Terms:
     for tok in tokens(strip_citation_markers(text)):
         if tok in STOP_WORDS or tok in _NUMBER_WORDS or tok.isdigit():
             continue
-        surface.setdefault(stem(tok), tok)
+        surface.setdefault(stem(_not(tok)), tok)
     for mention in extract_numbers(text, ambiguous_words=False):
         if not mention.hedge:
             surface.setdefault(canonical(mention.value), mention.text)
@@ -55,6 +55,19 @@ class SourceProfile:
     terms: frozenset[str]
     number_keys: frozenset[str]
     number_values: tuple[float, ...]
+    pairs: frozenset[tuple[str, str]]
+
+
+def _not(tok: str) -> str:
+    """Contracted negations count as the word "not" (`doesn't`, `can't`, `cannot`)."""
+    return "not" if tok.endswith("n't") or tok == "cannot" else tok
+
+
+def _pairs(toks: list[str]) -> frozenset[tuple[str, str]]:
+    """Adjacent content-word stems once stop words are dropped ("refund within 30 days" -> (refund, 30),
+    (30, day)): word order and phrase evidence that a bag of words cannot see."""
+    seq = [stem(_not(t)) for t in toks if t not in STOP_WORDS]
+    return frozenset(zip(seq, seq[1:]))
 
 
 @lru_cache(maxsize=4096)
@@ -62,9 +75,22 @@ def stemmed_profile(text: str) -> SourceProfile:
     """A source read leniently: stemmed content words plus every reading of every number."""
     mentions = source_numbers(text)
     keys = frozenset(k for n in mentions for k in n.keys)
-    words = set(tokens(text)) - STOP_WORDS - _NUMBER_WORDS  # stem each distinct word once
-    terms = {stem(tok) for tok in words}
-    return SourceProfile(frozenset(terms) | keys, keys, tuple(v for n in mentions for v in n.values))
+    toks = tokens(text)
+    words = set(toks) - STOP_WORDS - _NUMBER_WORDS  # stem each distinct word once
+    terms = {stem(_not(tok)) for tok in words}
+    values = tuple(v for n in mentions for v in n.values)
+    return SourceProfile(frozenset(terms) | keys, keys, values, _pairs(toks))
+
+
+@lru_cache(maxsize=8192)
+def claim_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """The claim's adjacent content-stem pairs (see `_pairs`)."""
+    return _pairs(tokens(strip_citation_markers(text)))
+
+
+def pair_share(claim: frozenset[tuple[str, str]], source: frozenset[tuple[str, str]]) -> tuple[int, int]:
+    """(claim pairs found in the source, claim pairs)."""
+    return len(claim & source), len(claim)
 
 
 def source_stemmed_terms(text: str) -> frozenset[str]:
@@ -76,7 +102,7 @@ def _positioned(text: str, stemming: bool) -> tuple[list[int], list[str]]:
     """Every term of `text` with its start offset, sorted by offset (for evidence windows)."""
     spans = [(tok, start) for tok, start, _ in token_spans(text) if tok not in STOP_WORDS]
     if stemming:
-        stems = {tok: stem(tok) for tok, _ in spans if tok not in _NUMBER_WORDS}
+        stems = {tok: stem(_not(tok)) for tok, _ in spans if tok not in _NUMBER_WORDS}
         pairs = [(start, stems[tok]) for tok, start in spans if tok in stems]
     else:
         pairs = [(start, tok) for tok, start in spans]

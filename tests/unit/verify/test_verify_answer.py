@@ -131,3 +131,20 @@ def test_semantic_stage_decides_after_numbers_and_records_its_stage():
     assert verdict.stage == "semantic" and verdict.label == "supported" and verdict.span == (0, 23)
     blocked = cascade.check_claim("Shipping takes 40 days.", ["S2"], SOURCES)
     assert blocked.stage == "numbers" and blocked.label == "unsupported"
+
+
+def test_a_negation_the_evidence_lacks_lowers_the_score_and_is_named():
+    sources = {"S1": "The drug reduces blood pressure in adults."}
+    plain = check_claim("The drug reduces blood pressure in adults.", ["S1"], sources)
+    negated = check_claim("The drug does not reduce blood pressure in adults.", ["S1"], sources)
+    assert plain.label == "supported"
+    assert negated.label != "supported" and "'not'" in negated.reason
+    both = check_claim("The drug doesn't reduce blood pressure.", ["S1"], {"S1": "The drug does not reduce blood pressure."})
+    assert both.label == "supported"
+
+
+def test_word_order_counts_through_word_pairs():
+    sources = {"S1": "The company acquired the startup in 2020."}
+    same = check_claim("The company acquired the startup.", ["S1"], sources)
+    swapped = check_claim("The startup acquired the company.", ["S1"], sources)
+    assert same.score > swapped.score
