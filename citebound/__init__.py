@@ -21,6 +21,9 @@ _EXPORTS = {
     "GroundedAnswer": "citebound.verify",
     "Citation": "citebound.verify",
     "metrics": "citebound.evaluate.metrics",
+    "ask": "citebound.pipeline",
+    "AskResult": "citebound.pipeline",
+    "AuditLog": "citebound.audit",
 }
 
 __all__ = ["__version__", *_EXPORTS]
