@@ -41,6 +41,7 @@ def run_set(folder: Path, checker_name: str) -> dict:
         "set": folder.name, "checker": checker_name, "n": len(test_rows), "threshold": round(threshold, 4),
         "dev_balanced_accuracy": round(dev_bacc, 4), **{k: round(v, 4) for k, v in metrics.items()},
         "claims_per_second": round(t.rate(len(test_rows)), 1),
+        "evidence_chars_mean": round(sum(len(r.evidence) for r in test_rows) / len(test_rows)),
     }  # fmt: skip
 
 
@@ -63,13 +64,13 @@ def main() -> None:
             print(f"  done {folder.name} / {name}", file=sys.stderr)
     print(f"# machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           "threshold picked on dev, figures on test")
-    head = "| set | n (test) | " + " | ".join(f"{c}: thr | {c}: BAcc | {c}: claims/s" for c in checkers) + " |"
+    head = "| set | n (test) | evidence chars | " + " | ".join(f"{c}: thr | {c}: BAcc | {c}: claims/s" for c in checkers) + " |"
     print(head)
-    print("|" + "---|" * (2 + 3 * len(checkers)))
+    print("|" + "---|" * (3 + 3 * len(checkers)))
     for folder in sets:
         cells = [folder.name]
         by = {r["checker"]: r for r in rows if r["set"] == folder.name}
-        cells.append(str(by[checkers[0]]["n"]))
+        cells += [str(by[checkers[0]]["n"]), f"{by[checkers[0]]['evidence_chars_mean']:,}"]
         for c in checkers:
             r = by[c]
             cells += [f"{r['threshold']:.3f}", f"{r['balanced_accuracy']:.3f}", f"{r['claims_per_second']:,.0f}"]

@@ -35,12 +35,12 @@ from citebound.verify.checks.lexical import (
     claim_pairs,
     pair_share,
     plain_terms,
+    sentence_terms,
     source_plain_terms,
     source_stemmed_terms,
     stemmed_profile,
     stemmed_terms,
     support_fraction,
-    terms_between,
 )
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations
 from citebound.verify.checks.numbers import describe, missing_numbers
@@ -83,10 +83,8 @@ class Cascade:
 
     def window(self, source: str, terms: Terms) -> tuple[float, int, int]:
         """The best evidence window of `source` for these claim terms: (share, start, end)."""
-        return best_window(
-            source, terms.terms, lambda s, e: terms_between(source, s, e, stemming=self.stemming),
-            max_sentences=self.window_sentences,
-        )  # fmt: skip
+        sentences, per_sentence = sentence_terms(source, self.stemming)
+        return best_window(sentences, per_sentence, terms.terms, max_sentences=self.window_sentences)
 
     def label_for(self, score: float, blocked: bool = False) -> Label:
         """The label a score earns at this cascade's threshold (blocked = failed ids/numbers)."""

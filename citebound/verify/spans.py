@@ -8,9 +8,7 @@ quotes, dashes). Either way `normalize_for_match(passage[start:end]) == normaliz
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-
-from citebound.text.sentences import sentence_spans
+from collections.abc import Collection, Sequence
 
 
 def _fold(char: str) -> str:
@@ -64,27 +62,30 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
 
 
 def best_window(
-    passage: str,
+    sentences: Sequence[tuple[int, int]],
+    sentence_terms: Sequence[Collection[str]],
     claim_terms: Collection[str],
-    terms_between: Callable[[int, int], Collection[str]],
     *,
     max_sentences: int = 2,
 ) -> tuple[float, int, int]:
-    """The window of 1..max_sentences consecutive sentences of `passage` covering the largest share of
-    `claim_terms`; `terms_between(start, end)` gives the terms of passage[start:end]. Returns
-    (share, start, end); ties go to the shorter, then the earlier, window."""
-    spans = sentence_spans(passage) or [(0, len(passage))]
+    """The window of 1..max_sentences consecutive sentences covering the largest share of `claim_terms`.
+
+    `sentences` are (start, end) offsets (e.g. from `sentence_spans`), `sentence_terms` the terms of
+    each. Returns (share, start, end); ties go to the shorter, then the earlier, window.
+    """
+    if not sentences:
+        return 0.0, 0, 0
     if not claim_terms:
-        return 0.0, spans[0][0], spans[0][1]
+        return 0.0, sentences[0][0], sentences[0][1]
     wanted = set(claim_terms)
-    sentence_terms = [wanted.intersection(terms_between(s, e)) for s, e in spans]
+    found = [wanted.intersection(t) for t in sentence_terms]
     best = (-1.0, 0, 0)
     for length in range(1, max_sentences + 1):  # shorter windows first: a tie keeps the shorter one
-        for i in range(len(spans) - length + 1):
-            covered = set().union(*sentence_terms[i : i + length])
+        for i in range(len(sentences) - length + 1):
+            covered = set().union(*found[i : i + length])
             share = len(covered) / len(wanted)
             if share > best[0]:
-                best = (share, spans[i][0], spans[i + length - 1][1])
+                best = (share, sentences[i][0], sentences[i + length - 1][1])
         if best[0] == 1.0:
             break
     return best

@@ -19,6 +19,7 @@ from functools import lru_cache
 from bisect import bisect_left
 
 from citebound.text.numbers import _NUMBER_WORDS, canonical, extract_numbers, source_numbers
+from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
 
@@ -110,6 +111,14 @@ def _positioned(text: str, stemming: bool) -> tuple[list[int], list[str]]:
         pairs += [(n.start, k) for n in source_numbers(text) for k in n.keys]
         pairs.sort()
     return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+@lru_cache(maxsize=1024)
+def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
+    """The sentences of `text` (offsets) and the terms of each, cached: evidence windows are built
+    from these, and a source is usually checked against several claims."""
+    spans = tuple(sentence_spans(text)) or ((0, len(text)),)
+    return spans, tuple(frozenset(terms_between(text, s, e, stemming=stemming)) for s, e in spans)
 
 
 def terms_between(text: str, start: int, end: int, *, stemming: bool = True) -> set[str]:
