@@ -104,3 +104,22 @@ def test_a_changed_number_is_unsupported_and_named(claim, missing):
     assert verdict.label == "unsupported"
     assert verdict.stage == "numbers"
     assert missing in verdict.reason
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_extraction_never_raises_and_offsets_hold_on_arbitrary_unicode(text):
+    for n in extract_numbers(text):
+        assert 0 <= n.start < n.end <= len(text)
+        assert all(v == v for v in n.values)  # no NaN
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_any_integer_written_with_separators_reads_back(value):
+    for sep in (",", " ", "\u00a0"):
+        assert str(value) in number_keys(f"{value:,}".replace(",", sep))
