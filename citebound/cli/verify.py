@@ -8,6 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
+CHECKER_HELP = ("full (ids -> numbers -> entailment model + lexical score) | model (entailment model alone) | "
+                "deterministic (ids -> numbers -> lexical) | lexical (the plain baseline)")
+THRESHOLD_HELP = "Support threshold on the score [default: calibrated on dev for full/model, 0.8 otherwise]."
+MODEL_HELP = "Entailment model for full/model: an .onnx file or a local Hugging Face directory (citebound[hf])."
 LABEL_STYLE = {"supported": "green", "partial": "yellow", "unsupported": "red", "uncited": "magenta"}
 
 
@@ -22,17 +26,19 @@ def verify(
     sources: Annotated[str, typer.Option("--sources", help="Sources: a JSON object {id: text} or JSON lines "
                                          '{"id": ..., "text": ...}.')],
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
-    checker: Annotated[str, typer.Option(help="Checker: lexical | deterministic (or any registered one).")]
-    = "deterministic",
-    threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="Support threshold on the score.")] = 0.8,
+    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = "deterministic",
+    threshold: Annotated[Optional[float], typer.Option(min=0.0, max=1.0, help=THRESHOLD_HELP)] = None,
+    model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
     strict: Annotated[bool, typer.Option(help="Exit 1 when the answer is not fully supported.")] = False,
 ) -> None:
     """Check every cited claim of an answer against the exact text of the sources it cites."""
     from citebound.verify import verify_answer
+    from citebound.verify.checkers import make_checker
     from citebound.verify.inputs import load_inputs
 
     parsed, source_texts = load_inputs(answer, sources)
-    report = verify_answer(parsed, source_texts, threshold=threshold, checker=checker)
+    cascade = make_checker(checker, threshold=threshold, **({"model": model} if model else {}))
+    report = verify_answer(parsed, source_texts, checker=cascade)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -43,9 +49,10 @@ def verify(
 
 def verify_batch(
     file: Annotated[Path, typer.Argument(help="JSON lines {id, claim, evidence, label?}.")],
-    checker: Annotated[str, typer.Option(help="lexical (the plain baseline) | deterministic")] = "deterministic",
+    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = "deterministic",
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
-    threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="Support threshold on the score.")] = 0.8,
+    threshold: Annotated[Optional[float], typer.Option(min=0.0, max=1.0, help=THRESHOLD_HELP)] = None,
+    model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write per-row predictions {id, label, score, verdict} here.")]
     = None,
 ) -> None:
@@ -53,7 +60,8 @@ def verify_batch(
     from citebound.verify.batch import run_batch, write_predictions
     from citebound.verify.checkers import make_checker
 
-    result = run_batch(file, make_checker(checker, threshold=threshold))
+    cascade = make_checker(checker, threshold=threshold, **({"model": model} if model else {}))
+    result = run_batch(file, cascade)
     if out is not None:
         write_predictions(result.predictions, out)
     if as_json:
@@ -62,7 +70,7 @@ def verify_batch(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{file.name}: checker {checker}, threshold {threshold:g}", show_header=False)
+    table = Table(title=f"{file.name}: checker {checker}, threshold {cascade.threshold:g}", show_header=False)
     for key, value in result.summary.items():
         table.add_row(key, f"{value:.4f}" if isinstance(value, float) else str(value))
     Console().print(table)

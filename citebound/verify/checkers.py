@@ -14,6 +14,7 @@ Factories must import heavy things lazily (inside the factory), never at module 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 
 from citebound.errors import InputError
 from citebound.verify.cascade import Cascade
@@ -25,13 +26,20 @@ CHECKERS: dict[str, CheckerFactory] = {
         stemming=False, numbers=False, scope="source", pair_weight=0.0, negation=False, name="lexical", **kw
     ),
     "deterministic": lambda **kw: Cascade(name="deterministic", **kw),
+    # the entailment model alone, and ids -> numbers -> model (+ lexical score): thresholds calibrated
+    # on dev beside the model. Imported on use (onnxruntime); see citebound/verify/model_checkers.py.
+    "model": lambda **kw: import_module("citebound.verify.model_checkers").model_checker(**kw),
+    "full": lambda **kw: import_module("citebound.verify.model_checkers").full_checker(**kw),
 }
 DEFAULT_CHECKER = "deterministic"
 
 
 def make_checker(name: str = DEFAULT_CHECKER, **options: object) -> Cascade:
-    """Build the checker registered as `name`; an unknown name raises InputError listing the choices."""
+    """Build the checker registered as `name`; an unknown name raises InputError listing the choices.
+    `threshold=None` means the checker's own default (calibrated on dev for `model` and `full`)."""
     factory = CHECKERS.get(name)
     if factory is None:
         raise InputError(f"unknown checker {name!r}; choose one of: {', '.join(sorted(CHECKERS))}")
+    if options.get("threshold", 0.0) is None:
+        options.pop("threshold")
     return factory(**options)

@@ -15,7 +15,9 @@ each other's pair scores.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from citebound.verify.cascade import Cascade
 from citebound.verify.checks.base import SourceCheck
@@ -49,14 +51,30 @@ class ModelCascade(Cascade):
 
     The deterministic stages run unchanged (a number the source does not state still blocks, with no
     model call); then score = (1 - lexical_weight) * P(supported) + lexical_weight * the lexical score,
-    supported when score >= threshold. The verdict's stage is "numbers" or "semantic".
+    supported when score >= threshold. The verdict's stage is "numbers", "semantic" or "judge".
     """
 
     lexical_weight: float = 0.0
+    # optional LLM judge `(claim, passage) -> verdict with .label/.reason` (citebound.verify.judge.LlmJudge):
+    # it sees the model's best window and has the last word; an "unverified" verdict leaves the model's.
+    judge: Callable[[str, str], Any] | None = None
 
     def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
         if self.semantic is None:
             return super().check_source(claim, source_id, source)
+        check = self._model_check(claim, source_id, source)
+        if self.judge is None or check.stage != "semantic":
+            return check
+        start, end = check.span or (0, len(source))
+        verdict = self.judge(claim, source[start:end])
+        if verdict.label not in ("supported", "unsupported"):
+            return replace(check, reason=f"{check.reason}; judge {verdict.label}: {verdict.reason}")
+        return replace(
+            check, label=verdict.label, stage="judge",
+            reason=f"{source_id}: judge says {verdict.label} ({verdict.reason}); {check.reason}",
+        )  # fmt: skip
+
+    def _model_check(self, claim: str, source_id: str, source: str) -> SourceCheck:
         lexical = None
         if self.numbers or self.lexical_weight:
             lexical = replace(self, semantic=None, threshold=1.0, partial_floor=0.0).check_source(

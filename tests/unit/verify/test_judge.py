@@ -116,3 +116,24 @@ def test_missing_configuration_is_a_clear_error(tmp_path, monkeypatch, capsys):
         cli_main(["calibrate-judge", str(rows)])
     assert exit_.value.code == 2
     assert "CITEBOUND_JUDGE_BASE_URL" in capsys.readouterr().err
+
+
+def test_judge_injected_into_the_full_cascade_has_the_last_word(tmp_path):
+    from citebound.verify.model_checkers import full_checker
+
+    source = "Electronics carry a twelve month warranty covering manufacturing defects only."
+    with ChatServer() as server:
+        server.enqueue(verdict_json("unsupported", "the passage says nothing about duration"))
+        server.enqueue(status=500, body="down")
+        judge = make_judge(server, tmp_path, use_cache=False)
+        checker = full_checker(judge=judge)
+        judged = checker.check_pair("The warranty lasts twelve months.", source)
+        fallback = checker.check_pair("The warranty lasts twelve months.", source)
+        blocked = checker.check_pair("The warranty lasts 24 months.", source)
+    assert judged.stage == "judge" and judged.label == "unsupported" and "duration" in judged.reason
+    # the judge failed: the model's verdict stands, and the reason says the judge was unverified
+    assert fallback.stage == "semantic" and "unverified" in fallback.reason
+    # a number the source does not state is settled before the model or the judge is asked
+    assert blocked.stage == "numbers" and len(server.requests) == 2
+    # the judge saw the model's best window, delimited
+    assert "<passage>\n" + source + "\n</passage>" in server.requests[0]["messages"][1]["content"]
