@@ -24,6 +24,10 @@ _EXPORTS = {
     "ask": "citebound.pipeline",
     "AskResult": "citebound.pipeline",
     "AuditLog": "citebound.audit",
+    "OnnxEntailmentScorer": "citebound.verify.checks.entailment",
+    "load_entailment_scorer": "citebound.verify.checks.entailment",
+    "LlmJudge": "citebound.verify.judge",
+    "JudgeVerdict": "citebound.verify.judge",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -347,3 +347,6 @@ def load_calibration(path: str | os.PathLike | None = None) -> dict:
         return {}
     except (OSError, json.JSONDecodeError) as exc:
         raise ModelUnavailableError(f"unreadable calibration file {path}: {exc}") from exc
+
+
+load_entailment_scorer = load_scorer  # the public name (citebound.load_entailment_scorer)
