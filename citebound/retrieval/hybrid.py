@@ -139,7 +139,8 @@ class Retriever:
             raise InputError("the question is empty")
         if k < 1:
             raise InputError("k must be at least 1")
-        depth = max(self.depth, k)
+        # one ranking and no reranker: the top k is all there is to rank; fusion needs more candidates
+        depth = k if (self.mode != "hybrid" and self.reranker is None) else max(self.depth, k)
         candidates = self.rank(question, depth)
         if self.reranker is None:
             candidates = candidates[:k]
