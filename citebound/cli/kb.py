@@ -46,27 +46,29 @@ def register(app: typer.Typer) -> None:
     def eval_retrieval(
         data: Path = typer.Option(..., "--data", help="Folder in BEIR layout (corpus.jsonl, queries.jsonl, qrels/)."),
         split: str = typer.Option("test", "--split", help="Which qrels/<split>.tsv to score."),
-        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense"),
+        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense | all (the three, one report)"),
         gain: str = typer.Option("linear", "--gain", help="nDCG gain: linear (trec_eval) or exponential."),
         rrf_k: int = typer.Option(60, "--rrf-k", help="RRF constant k."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object (no per-query scores)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object per mode (no per-query scores)."),
         report: Optional[Path] = typer.Option(None, "--report", help="Also write an HTML + JSON report here."),
     ) -> None:
         """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
         from citebound.evaluate.retrieval_eval import evaluate_retrieval, write_retrieval_report
 
-        result = evaluate_retrieval(data, split=split, mode=mode, gain=gain, rrf_k=rrf_k, progress=True)
+        modes = ["bm25", "dense", "hybrid"] if mode == "all" else [mode]
+        results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True) for m in modes]
         if report is not None:
-            paths = write_retrieval_report(report, [result])
+            paths = write_retrieval_report(report, results)
             err_console.print(f"report: {paths[0]} and {paths[1]}")
-        summary = {k: v for k, v in result.items() if k != "per_query"}
-        if as_json:
-            typer.echo(json.dumps(summary, sort_keys=True))
-            return
-        typer.echo(
-            f"{summary['data']} {split} ({summary['queries']} queries), mode {mode}, nDCG gain {gain}:\n"
-            + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))
-        )
+        for result in results:
+            summary = {k: v for k, v in result.items() if k != "per_query"}
+            if as_json:
+                typer.echo(json.dumps(summary, sort_keys=True))
+                continue
+            typer.echo(
+                f"{summary['data']} {split} ({summary['queries']} queries), mode {summary['mode']}, nDCG gain {gain}: "
+                + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))
+            )
 
     @calibrate_app.command("retrieval")
     def calibrate_retrieval(
