@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from citebound.text.numbers import extract_numbers
 from citebound.verify.checks.base import LABEL_RANK, EntailmentScorer, Label, SourceCheck
 from citebound.verify.checks.ids import missing_source, resolve_ids
 from citebound.verify.checks.lexical import (
     Terms,
+    claim_numbers,
     claim_pairs,
     pair_share,
     plain_terms,
@@ -106,9 +106,7 @@ class Cascade:
 
         if self.numbers:
             profile = stemmed_profile(source)
-            absent = missing_numbers(
-                extract_numbers(claim, ambiguous_words=False), profile.number_keys, profile.number_values
-            )
+            absent = missing_numbers(claim_numbers(claim), profile.number_keys, profile.number_values)
             if absent:
                 named = ", ".join(describe(n) for n in absent)
                 noun = "number" if len(absent) == 1 else "numbers"

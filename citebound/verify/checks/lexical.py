@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from bisect import bisect_left
 
-from citebound.text.numbers import _NUMBER_WORDS, canonical, extract_numbers, source_numbers
+from citebound.text.numbers import _NUMBER_WORDS, NumberMention, canonical, extract_numbers, source_numbers
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
@@ -36,6 +36,12 @@ TermExtractor = Callable[[str], Terms]
 
 
 @lru_cache(maxsize=8192)
+def claim_numbers(text: str) -> tuple[NumberMention, ...]:
+    """The numbers a claim states (strictly read: lone "one"/"first" are not numbers), cached."""
+    return tuple(extract_numbers(text, ambiguous_words=False))
+
+
+@lru_cache(maxsize=8192)
 def stemmed_terms(text: str) -> Terms:
     """Stemmed content words plus normalised numbers."""
     surface: dict[str, str] = {}
@@ -43,7 +49,7 @@ def stemmed_terms(text: str) -> Terms:
         if tok in STOP_WORDS or tok in _NUMBER_WORDS or tok.isdigit():
             continue
         surface.setdefault(stem(_not(tok)), tok)
-    for mention in extract_numbers(text, ambiguous_words=False):
+    for mention in claim_numbers(text):
         if not mention.hedge:
             surface.setdefault(canonical(mention.value), mention.text)
     return Terms(frozenset(surface), surface)
@@ -64,10 +70,16 @@ def _not(tok: str) -> str:
     return "not" if tok.endswith("n't") or tok == "cannot" else tok
 
 
-def _pairs(toks: list[str]) -> frozenset[tuple[str, str]]:
+def _stems(toks: list[str]) -> dict[str, str]:
+    """Each distinct non-stop token -> its stem (stemmed once, however often it occurs)."""
+    return {t: stem(_not(t)) for t in set(toks) - STOP_WORDS}
+
+
+def _pairs(toks: list[str], stems: dict[str, str] | None = None) -> frozenset[tuple[str, str]]:
     """Adjacent content-word stems once stop words are dropped ("refund within 30 days" -> (refund, 30),
     (30, day)): word order and phrase evidence that a bag of words cannot see."""
-    seq = [stem(_not(t)) for t in toks if t not in STOP_WORDS]
+    stems = _stems(toks) if stems is None else stems
+    seq = [stems[t] for t in toks if t in stems]
     return frozenset(zip(seq, seq[1:]))
 
 
@@ -77,10 +89,10 @@ def stemmed_profile(text: str) -> SourceProfile:
     mentions = source_numbers(text)
     keys = frozenset(k for n in mentions for k in n.keys)
     toks = tokens(text)
-    words = set(toks) - STOP_WORDS - _NUMBER_WORDS  # stem each distinct word once
-    terms = {stem(_not(tok)) for tok in words}
+    stems = _stems(toks)
+    terms = {st for tok, st in stems.items() if tok not in _NUMBER_WORDS}
     values = tuple(v for n in mentions for v in n.values)
-    return SourceProfile(frozenset(terms) | keys, keys, values, _pairs(toks))
+    return SourceProfile(frozenset(terms) | keys, keys, values, _pairs(toks, stems))
 
 
 @lru_cache(maxsize=8192)
@@ -118,6 +130,8 @@ def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, i
     """The sentences of `text` (offsets) and the terms of each, cached: evidence windows are built
     from these, and a source is usually checked against several claims."""
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
+    if len(spans) == 1:  # one sentence: its terms are the text's (no need to position every token)
+        return spans, (stemmed_profile(text).terms if stemming else plain_terms(text).terms,)
     return spans, tuple(frozenset(terms_between(text, s, e, stemming=stemming)) for s, e in spans)
 
 
