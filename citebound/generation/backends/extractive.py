@@ -31,7 +31,17 @@ from citebound.generation.base import Backend, Generation, GenerationRequest
 # Chosen on ../shared/data/qa/squad2/dev only (never test) with `citebound calibrate extractive --data
 # ../shared/data/qa/squad2/dev`: the threshold maximising the balanced accuracy of the answer/abstain
 # decision (mean of: answered when answerable, abstained when not). See docs/benchmarks.md, "Answers".
-DEFAULT_THRESHOLD = 0.45
+DEFAULT_THRESHOLD = 0.6469
+
+# Words that frame a question rather than name what it is about ("HOW LONG does it TAKE", "what TYPE
+# of", "in what YEAR"): the answer sentence rarely repeats them, so they are left out of the lexical
+# overlap (they still count in the dense similarity).
+QUESTION_FRAMING = frozenset(
+    """
+    long take takes took taken many much often far old big large kind kinds type types sort sorts name
+    named called term year years percentage percent happen happened happens mean means meant
+    """.split()
+)
 
 _TRAILING_PUNCT = re.compile(r"([.!?…]+[\"'”’)\]]*)\s*$")
 
@@ -84,7 +94,7 @@ class ExtractiveBackend(Backend):
     def score(self, question: str, sources: dict[str, str] | Any) -> list[ScoredSentence]:
         """Every candidate sentence of the sources with its relevance to the question, best first."""
         from citebound.text.sentences import sentence_spans
-        from citebound.text.stem import content_stems
+        from citebound.text.stem import content_stems, stem
         from citebound.text.tokenize import tokens
 
         candidates = [
@@ -97,7 +107,8 @@ class ExtractiveBackend(Backend):
             return []
         vectors = self._embed([question] + [c[3] for c in candidates])
         dense = vectors[1:] @ vectors[0]
-        q_stems = set(content_stems(question))
+        framing = {stem(w) for w in QUESTION_FRAMING}
+        q_stems = set(content_stems(question)) - framing
         alpha = self.options.alpha
         scored = []
         for (sid, s, e, text), cos in zip(candidates, dense, strict=True):
