@@ -53,7 +53,7 @@ def parse_sources(text: str, where: str = "sources") -> dict[str, str]:
             obj = json.loads(stripped)
         except json.JSONDecodeError:
             obj = None  # perhaps JSON lines: each line an object
-        if isinstance(obj, dict) and not {"id", "text"} <= obj.keys():
+        if isinstance(obj, dict) and not {"id", "text"} & obj.keys():  # else: one JSON-lines row
             return _check_mapping(obj, where)
     sources: dict[str, str] = {}
     for n, line in enumerate(text.splitlines(), 1):
