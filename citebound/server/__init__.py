@@ -1,0 +1,1 @@
+"""`citebound serve`: a small web app over the same library calls as the CLI (optional extra `server`)."""
