@@ -16,7 +16,7 @@ from pathlib import Path
 
 from citebound.errors import InputError
 from citebound.verify.cascade import Cascade
-from citebound.verify.inputs import read_text
+from citebound.verify.inputs import json_lines, read_text
 
 LABELS = ("supported", "unsupported")
 BLOCKING_STAGES = frozenset({"ids", "numbers", "citations"})
@@ -46,13 +46,7 @@ class Prediction:
 def parse_rows(text: str, where: str = "input") -> list[ClaimRow]:
     """Parse JSON lines into rows; a malformed line raises InputError naming its line number."""
     rows: list[ClaimRow] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}:{n}: not valid JSON ({exc.msg})") from None
+    for n, obj in json_lines(text, where):
         if not isinstance(obj, dict):
             raise InputError(f"{where}:{n}: expected a JSON object {{id, claim, evidence, label?}}")
         claim, evidence, label = obj.get("claim"), obj.get("evidence"), obj.get("label")

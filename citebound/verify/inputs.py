@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from citebound.errors import InputError
@@ -43,6 +43,17 @@ def read_text(path: str | Path, *, max_bytes: int | None, what: str) -> str:
         raise InputError(f"{what} {str(path)!r} is not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
+def json_lines(text: str, where: str) -> Iterator[tuple[int, object]]:
+    """(line number, parsed value) for each non-blank line; a malformed line raises InputError."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}:{n}: not valid JSON ({exc.msg})") from None
+
+
 def parse_sources(text: str, where: str = "sources") -> dict[str, str]:
     """Sources as a JSON object {id: text} or as JSON lines {"id": ..., "text": ...}."""
     stripped = text.strip()
@@ -56,13 +67,7 @@ def parse_sources(text: str, where: str = "sources") -> dict[str, str]:
         if isinstance(obj, dict) and not {"id", "text"} & obj.keys():  # else: one JSON-lines row
             return _check_mapping(obj, where)
     sources: dict[str, str] = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}:{n}: not valid JSON ({exc.msg})") from None
+    for n, row in json_lines(text, where):
         if not isinstance(row, dict) or "id" not in row or not isinstance(row.get("text"), str):
             raise InputError(f'{where}:{n}: expected {{"id": ..., "text": "..."}}')
         sid = str(row["id"])
