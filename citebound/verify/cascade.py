@@ -4,21 +4,26 @@ For one claim and each source it cites:
 
 1. ids       a cited id that names no source -> unsupported ("S9 is not in the retrieved context").
 2. numbers   a number in the claim that the source does not state -> unsupported, the numbers named.
-3. lexical   share of the claim's content terms found in the source (stemmed, numbers normalised):
+3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
+             claim states a negation its best evidence window lacks (checks/negation.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
-             With scope="blend" (the default) the share is the mean of the whole source's share and
-             the share inside the best window of up to two consecutive sentences, so words scattered
-             over a long document count for less than words found together. (Chosen on the dev
-             splits: it matched or beat whole-source overlap on all five; see docs/verifier.md.)
+             term share: the claim's content terms (stemmed, numbers normalised) found in the source.
+             With scope="blend" (the default) it is the mean of the whole source's share and the
+             share inside the best window of up to two consecutive sentences, so words scattered over
+             a long document count for less than words found together. Word pairs (adjacent content
+             stems) see word order. Blend, pairs (weight 0.25) and negation were chosen on the dev
+             splits (bench/verify_ablation.py; docs/verifier.md).
 4. semantic  optional (`semantic=` an EntailmentScorer, see checks/base.py): replaces step 3's decision
              for sources that passed 1-2; P(supported) >= threshold -> supported.
 
 A claim is supported if any cited source supports it (the best source check wins); a claim that cites
-nothing is `uncited`. `score` is in [0, 1], higher = better supported: the lexical fraction (or the
-model's probability); a claim blocked by the numbers check keeps a quarter of its lexical fraction so
-it still ranks below every claim that passed, at any threshold the batch tuner may pick.
+nothing is `uncited`. `score` is in [0, 1], higher = better supported: the lexical score (or the
+model's probability); a claim blocked by the numbers check keeps a quarter of its lexical score so
+it still ranks below every claim that passed, at any threshold the batch tuner may pick. Each source
+check also keeps `fraction`, the plain share of claim terms found anywhere in the source.
 
-`Cascade(stemming=False, numbers=False)` is the seed's plain checker, the measured baseline.
+`Cascade(stemming=False, numbers=False, scope="source", pair_weight=0, negation=False)` is the seed's
+plain checker, the measured baseline (`CHECKERS["lexical"]`).
 """
 
 from __future__ import annotations
