@@ -165,8 +165,12 @@ class ExtractiveBackend(Backend):
 
 
 def cite_sentence(sentence: str, source_id: str) -> str:
-    """`sentence` with `[source_id]` placed before its final punctuation ("… days [S1].")."""
-    sentence = sentence.strip()
+    """`sentence` with `[source_id]` placed before its final punctuation ("… days [S1]."). Citation
+    markers the source itself contains (Wikipedia's "[3]") are dropped from the answer text: the
+    verifier would read them as citations of ids that do not exist. The quote stays verbatim."""
+    from citebound.verify.citations import remove_markers
+
+    sentence = remove_markers(sentence)
     m = _TRAILING_PUNCT.search(sentence)
     if m:
         return f"{sentence[: m.start()].rstrip()} [{source_id}]{m.group(1)}"

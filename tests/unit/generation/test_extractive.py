@@ -70,3 +70,4 @@ def test_cite_sentence_places_the_marker_before_the_full_stop():
     assert cite_sentence("Refunds take five days.", "S1") == "Refunds take five days [S1]."
     assert cite_sentence('He said "yes."', "S2") == 'He said "yes [S2]."'
     assert cite_sentence("A heading without stop", "S3") == "A heading without stop [S3]."
+    assert cite_sentence("The battery lasts 12 hours [3].\n", "S1") == "The battery lasts 12 hours [S1]."
