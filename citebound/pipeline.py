@@ -18,7 +18,6 @@ Nothing here prints; the CLI and the server render `AskResult`.
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import time
@@ -157,7 +156,13 @@ def ask(
     question = _check_question(question)
     trace = _Trace()
     request_id = uuid.uuid4().hex
-    kb = _open_kb(kb)
+    if isinstance(kb, (str, Path)):  # opened here, closed here
+        from citebound.kb import KnowledgeBase
+
+        with KnowledgeBase.open(kb) as opened:
+            return ask(question, opened, backend=backend, backend_options=backend_options, retriever=retriever,
+                       k=k, audit=audit, threshold=threshold, checker=checker,
+                       abstain_on_weak_retrieval=abstain_on_weak_retrieval, regenerate=regenerate)
     gen = get_backend(backend, **dict(backend_options or {}))
     retriever = retriever if retriever is not None else _default_retriever(kb)
 
@@ -230,14 +235,6 @@ def _check_question(question: str) -> str:
     if "\x00" in question:
         raise InputError("the question contains a NUL byte")
     return question.strip()
-
-
-def _open_kb(kb: Any) -> Any:
-    if isinstance(kb, (str, Path)):
-        from citebound.kb import KnowledgeBase
-
-        return KnowledgeBase.open(kb)
-    return kb
 
 
 def _default_retriever(kb: Any) -> Any:
@@ -314,17 +311,26 @@ def _generate_valid(gen: Backend, question: str, sources: dict[str, str], prompt
     return None, confidence
 
 
+_CHECKERS: dict[tuple[str, float], Any] = {}
+
+
+def get_checker(name: str | None, threshold: float) -> Any:
+    """The verifier's checker `name` (None: the verifier's current default, so the entailment model is
+    used as soon as it is the default), built once per process: a model-backed checker loads once."""
+    from citebound.verify.checkers import DEFAULT_CHECKER, make_checker
+
+    key = (name or DEFAULT_CHECKER, threshold)
+    if key not in _CHECKERS:
+        _CHECKERS[key] = make_checker(key[0], threshold=threshold)
+    return _CHECKERS[key]
+
+
 def _verify(answer: Any, index: int, sources: dict[str, str], trace: _Trace, threshold: float,
             checker: str | None) -> _Attempt:
     from citebound.verify import verify_answer
 
-    kwargs: dict[str, Any] = {"threshold": threshold}
-    if checker is not None:
-        if "checker" not in inspect.signature(verify_answer).parameters:
-            raise InputError("this verifier does not take a checker name")
-        kwargs["checker"] = checker
     with trace.timed("verify"):
-        report = verify_answer(answer, sources, **kwargs)
+        report = verify_answer(answer, sources, threshold=threshold, checker=get_checker(checker, threshold))
     kept = [c for c in report.claims if c.label == "supported"]
     removed = [RemovedClaim(c.claim, c.label, c.reason) for c in report.claims if c.label != "supported"]
     claimed = {c.claim for c in report.claims}

@@ -231,3 +231,24 @@ def test_extractive_backend_end_to_end(kb, log):
     off_topic = ask("Who painted the Mona Lisa?", kb, audit=log)
     assert off_topic.abstained
     assert len(log) == 2 and log.verify() == []
+
+
+def test_kb_given_as_a_folder_and_an_unknown_checker(kb, retriever, log):
+    from citebound.errors import InputError
+
+    s = first_label(kb, retriever, "refunds.md")
+    result = ask(REFUNDS_Q, kb.path, backend=ScriptedBackend().enqueue(refund_answer(s)), retriever=retriever,
+                 audit=log)
+    assert not result.abstained
+    with pytest.raises(InputError, match="checker"):
+        ask(REFUNDS_Q, kb, backend=ScriptedBackend().enqueue(refund_answer(s)), retriever=retriever, audit=log,
+            checker="no-such-checker")
+
+
+def test_bad_questions_are_input_errors(kb, retriever, log):
+    from citebound.errors import InputError
+
+    for question in ("", "   ", "x" * 5000, "nul\x00byte"):
+        with pytest.raises(InputError):
+            ask(question, kb, backend=ScriptedBackend(), retriever=retriever, audit=log)
+    assert len(log) == 0
