@@ -252,3 +252,24 @@ def test_bad_questions_are_input_errors(kb, retriever, log):
         with pytest.raises(InputError):
             ask(question, kb, backend=ScriptedBackend(), retriever=retriever, audit=log)
     assert len(log) == 0
+
+
+def test_openai_backend_through_the_pipeline_with_a_regeneration(kb, retriever, log):
+    """A real HTTP chat-completions server on 127.0.0.1: the first reply changes a number, the
+    regeneration request names that claim, the second reply is kept."""
+    from helpers.chat_server import ChatServer
+
+    s = first_label(kb, retriever, "refunds.md")
+    with ChatServer() as server:
+        server.enqueue(json.dumps(refund_answer(s, days="ten")))
+        server.enqueue(json.dumps(refund_answer(s)))
+        result = run(REFUNDS_Q, kb, retriever, log, "openai",
+                     backend_options={"base_url": server.base_url, "model": "m", "backoff": 0.0})
+    assert not result.abstained and result.answer == "Refunds are processed within five business days [1]."
+    first, second = server.requests
+    assert first["response_format"] == {"type": "json_object"}
+    assert f'<source id="{s}" key=' in first["messages"][1]["content"]
+    assert "within ten business days" in second["messages"][-1]["content"]
+    record = log.get(result.request_id)
+    assert record.backend == {"name": "openai", "options": record.backend["options"]}
+    assert [o.kind for o in record.outputs] == ["initial", "regenerate"]
