@@ -148,3 +148,26 @@ def test_word_order_counts_through_word_pairs():
     same = check_claim("The company acquired the startup.", ["S1"], sources)
     swapped = check_claim("The startup acquired the company.", ["S1"], sources)
     assert same.score > swapped.score
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from citebound.errors import InputError as _InputError  # noqa: E402
+
+_marker = st.sampled_from(["[S1]", "[1]", "[S2, S9]", "[3][4]", ""])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=60), _marker), min_size=1, max_size=4), st.text(max_size=200))
+def test_any_answer_gets_a_report_or_an_input_error(parts, source_text):
+    answer = " ".join(t + m for t, m in parts)
+    try:
+        report = verify_answer(answer, {"S1": source_text, "S2": "Shipping takes 30 days."})
+    except _InputError:
+        assert not answer.strip()
+        return
+    data = report.to_dict()
+    assert 0.0 <= data["groundedness"] <= 1.0 and 0.0 <= data["citation_precision"] <= 1.0
+    for claim in report.claims:
+        assert 0.0 <= claim.score <= 1.0
