@@ -76,9 +76,11 @@ def register(app: typer.Typer) -> None:
         kb: Path = typer.Option(..., "--kb", help="Knowledge base that stores the learned threshold."),
         mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense"),
         k: int = typer.Option(5, "--k", help="Hits per question (as the answer pipeline uses)."),
+        objective: str = typer.Option("balanced_accuracy", "--objective", help="balanced_accuracy | answer_rate"),
+        min_answered: float = typer.Option(0.95, "--min-answered", help="answer_rate: share of answerable questions kept."),
     ) -> None:
         """Learn the abstention threshold from answerable / unanswerable questions; store it in the KB."""
         from citebound.retrieval.calibrate import calibrate_retrieval as run
 
-        cal = run(data, kb, mode=mode, k=k, progress=True)
+        cal = run(data, kb, mode=mode, k=k, objective=objective, min_answered=min_answered, progress=True)
         typer.echo(json.dumps(cal.to_dict(), sort_keys=True))

@@ -34,7 +34,8 @@ def cached_kb(corpus: Path, name: str, chunk_size: int | None = None, overlap: i
     key = hashlib.sha256(f"{file_hash(corpus)}:{size}:{lap}:{CHUNKER_VERSION}".encode()).hexdigest()[:16]
     folder = cache_root() / "kb" / f"{name}-{key}"
     kb = KnowledgeBase.open(folder, create=True, chunk_size=size, overlap=lap)
-    if kb.get_setting("built_from") != str(corpus):  # first build, or an interrupted one: ingest resumes
+    if kb.get_setting("build_complete") != "1":  # first build, or an interrupted one: ingest resumes
         kb.ingest([corpus], progress=progress)
-        kb.set_setting("built_from", str(corpus))
+        kb.set_setting("built_from", str(corpus.resolve()))
+        kb.set_setting("build_complete", "1")
     return kb

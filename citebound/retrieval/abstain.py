@@ -2,9 +2,13 @@
 
 The evidence score of a set of hits is the best dense (cosine) score among them in `dense` and
 `hybrid` mode, and the best BM25 score in `bm25` mode. `citebound calibrate retrieval` learns, from
-questions labelled answerable / unanswerable, the threshold that maximizes the balanced accuracy of
-"abstain iff unanswerable" (the mean of the recall on both classes, so the class balance of the
-calibration set does not matter), and stores it in the KB under the key `abstain_threshold`.
+questions labelled answerable / unanswerable, a threshold and stores it in the KB under the key
+`abstain_threshold`. Objectives:
+- `balanced_accuracy` (default): maximize the balanced accuracy of "abstain iff unanswerable" (the
+  mean of the recall on both classes, so the class balance of the calibration set does not matter);
+- `answer_rate`: the highest threshold that still answers at least `min_answered` (default 0.95) of
+  the answerable questions, i.e. a gate that only stops questions the KB clearly cannot serve and
+  leaves the rest to the verifier.
 Without a calibrated threshold, `should_abstain` abstains only when there is no hit at all.
 """
 
@@ -19,6 +23,7 @@ from citebound.types import Hit
 
 SETTING_KEY = "abstain_threshold"
 OBJECTIVE = "balanced_accuracy"
+OBJECTIVES = ("balanced_accuracy", "answer_rate")
 
 
 def evidence_feature(mode: str) -> str:
@@ -82,3 +87,25 @@ def choose_threshold(scores: Sequence[float], answerable: Sequence[bool]) -> tup
     best = max(((balanced_accuracy(s, y, t), t) for t in cands), key=lambda p: (p[0][0], -abs(p[1])))
     (bacc, tpr, tnr), t = best
     return float(t), bacc, tpr, tnr
+
+
+def threshold_for_answer_rate(
+    scores: Sequence[float], answerable: Sequence[bool], min_answered: float = 0.95
+) -> tuple[float, float, float, float]:
+    """Highest threshold answering at least `min_answered` of the answerable questions.
+
+    Returns (threshold, balanced acc, tpr, tnr) like `choose_threshold`.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(answerable, dtype=bool)
+    pos = np.sort(s[y & np.isfinite(s)])
+    if not len(pos):
+        return float("-inf"), 0.5, 1.0, 0.0
+    # the k-th smallest answerable score, with k answerable questions allowed below the threshold
+    allowed = int(np.floor((1.0 - min_answered) * y.sum() + 1e-9))
+    threshold = float(pos[min(allowed, len(pos) - 1)])
+    below = s[s < threshold]
+    if len(below):  # put the cut halfway to the next lower score, not on a calibration example
+        threshold = float((threshold + below.max()) / 2)
+    bacc, tpr, tnr = balanced_accuracy(s, y, threshold)
+    return threshold, bacc, tpr, tnr

@@ -4,7 +4,7 @@ Data folder: `corpus.jsonl` (BEIR-style `{_id, title, text}`) and `questions.jso
 `question` and `answerable` (the layout of `shared/data/qa/squad2/<split>`). The corpus goes into a
 cached KB; every question is retrieved with the given mode and k, its evidence score (see
 `citebound.retrieval.abstain`) computed, and the threshold maximizing balanced accuracy is stored in
-the target KB, per mode.
+the target KB, per mode (objectives: see `citebound.retrieval.abstain`).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ import numpy as np
 
 from citebound.errors import InputError
 from citebound.retrieval.abstain import (
-    OBJECTIVE,
+    OBJECTIVES,
     SETTING_KEY,
     Calibration,
     choose_threshold,
     evidence_feature,
     roc_auc,
+    threshold_for_answer_rate,
 )
 
 
@@ -60,12 +61,22 @@ def evidence_scores(retriever, questions: list[str], k: int, progress: bool = Tr
 
 
 def calibrate_retrieval(
-    data: str | os.PathLike[str], kb_path: str | os.PathLike[str], mode: str = "hybrid", k: int = 5, progress: bool = True
+    data: str | os.PathLike[str],
+    kb_path: str | os.PathLike[str],
+    mode: str = "hybrid",
+    k: int = 5,
+    objective: str = "balanced_accuracy",
+    min_answered: float = 0.95,
+    progress: bool = True,
 ) -> Calibration:
     from citebound.kb import KnowledgeBase
     from citebound.kb.cache import cached_kb
     from citebound.retrieval import Retriever
 
+    if objective not in OBJECTIVES:
+        raise InputError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    if not 0.0 < min_answered <= 1.0:
+        raise InputError("min_answered must be in (0, 1]")
     folder = Path(data)
     corpus = folder / "corpus.jsonl"
     if not corpus.is_file():
@@ -78,13 +89,16 @@ def calibrate_retrieval(
         retriever = Retriever(data_kb, mode=mode, progress=progress)
         scores = evidence_scores(retriever, [q for q, _ in labelled], k, progress)
     answerable = np.array([a for _, a in labelled])
-    threshold, bacc, tpr, tnr = choose_threshold(scores, answerable)
+    if objective == "balanced_accuracy":
+        threshold, bacc, tpr, tnr = choose_threshold(scores, answerable)
+    else:
+        threshold, bacc, tpr, tnr = threshold_for_answer_rate(scores, answerable, min_answered)
     cal = Calibration(
         mode=mode,
         feature=evidence_feature(mode),
         threshold=threshold,
-        objective=OBJECTIVE,
-        objective_value=round(bacc, 4),
+        objective=objective if objective == "balanced_accuracy" else f"answer_rate>={min_answered}",
+        objective_value=round(bacc if objective == "balanced_accuracy" else tpr, 4),
         answerable_kept=round(tpr, 4),
         unanswerable_abstained=round(tnr, 4),
         auc=round(roc_auc(scores, answerable), 4),

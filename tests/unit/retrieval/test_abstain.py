@@ -29,3 +29,15 @@ def test_overlapping_scores_give_the_best_cut_and_auc_counts_ties_half():
     t, bacc, _, _ = choose_threshold(scores, answerable)
     assert bacc == pytest.approx(max(balanced_accuracy(np.array(scores), np.array(answerable), c)[0] for c in [0.25, 0.35, 0.45, 0.55]))
     assert roc_auc(np.array(scores), np.array(answerable)) == pytest.approx((3 + 2.5 + 2) / 9)  # 0.5 vs 0.5 is a tie
+
+
+def test_answer_rate_objective_keeps_the_requested_share_of_answerable_questions():
+    from citebound.retrieval.abstain import threshold_for_answer_rate
+
+    scores = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.65, 0.55])
+    answerable = np.array([True] * 10 + [False, False])
+    t, _, tpr, tnr = threshold_for_answer_rate(scores, answerable, min_answered=0.8)
+    assert tpr == pytest.approx(0.8)  # 8 of 10 answerable kept: the two lowest fall below
+    assert 0.1 < t <= 0.2 and tnr == 0.0
+    t, _, tpr, _ = threshold_for_answer_rate(scores, answerable, min_answered=1.0)
+    assert tpr == 1.0 and t <= 0.05
