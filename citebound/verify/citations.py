@@ -27,6 +27,7 @@ DEFAULT_MIN_WORDS = 5  # an uncited sentence longer than this many words is repo
 MARKER = re.compile(r"\[\s*([Ss]?\d{1,6}\s*(?:[,;]\s*[Ss]?\d{1,6}\s*)*)\]")
 _ID_SPLIT = re.compile(r"\s*[,;]\s*")
 _SPACES = re.compile(r"\s+")
+_LIST_ITEM = re.compile(r"^(?:\(?\d{1,3}[.)]|[-*•–])\s+")  # "1. ", "2) ", "(3) ", "- ", "• "
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def split_claims(answer: str, abstentions: Iterable[str] = DEFAULT_ABSTENTIONS) 
     n_abstentions = 0
     for start, end in sentence_spans(answer):
         sentence = answer[start:end]
-        text = remove_markers(sentence)
+        text = _LIST_ITEM.sub("", remove_markers(sentence), count=1)  # a list bullet is not part of the claim
         if not text and claims:
             # A sentence that is only markers (`... [1]\n[2]`) closes the previous claim.
             prev = claims[-1]

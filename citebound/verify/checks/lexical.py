@@ -13,12 +13,22 @@ support fraction = |claim terms found in the source| / |claim terms|.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from bisect import bisect_left
 
-from citebound.text.numbers import _NUMBER_WORDS, NumberMention, canonical, extract_numbers, source_numbers
+from citebound.text.numbers import (
+    _NUMBER_WORDS,
+    ORDINALS,
+    TENS,
+    UNITS,
+    NumberMention,
+    canonical,
+    extract_numbers,
+    source_numbers,
+)
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
@@ -70,9 +80,21 @@ def _not(tok: str) -> str:
     return "not" if tok.endswith("n't") or tok == "cannot" else tok
 
 
+_ORDINAL_DIGITS = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_WORD_VALUES = {w: canonical(v) for w, v in {**UNITS, **TENS, **ORDINALS}.items()}
+
+
+def _pair_unit(tok: str) -> str:
+    """How a token enters a word pair: numbers as digits (`five` = `5`, `3rd` = `3`), else its stem."""
+    if tok in _WORD_VALUES:
+        return _WORD_VALUES[tok]
+    m = _ORDINAL_DIGITS.fullmatch(tok)
+    return m.group(1) if m else stem(_not(tok))
+
+
 def _stems(toks: list[str]) -> dict[str, str]:
-    """Each distinct non-stop token -> its stem (stemmed once, however often it occurs)."""
-    return {t: stem(_not(t)) for t in set(toks) - STOP_WORDS}
+    """Each distinct non-stop token -> its pair unit (computed once, however often it occurs)."""
+    return {t: _pair_unit(t) for t in set(toks) - STOP_WORDS}
 
 
 def _pairs(toks: list[str], stems: dict[str, str] | None = None) -> frozenset[tuple[str, str]]:
@@ -90,7 +112,7 @@ def stemmed_profile(text: str) -> SourceProfile:
     keys = frozenset(k for n in mentions for k in n.keys)
     toks = tokens(text)
     stems = _stems(toks)
-    terms = {st for tok, st in stems.items() if tok not in _NUMBER_WORDS}
+    terms = {stem(_not(tok)) for tok in stems if tok not in _NUMBER_WORDS}
     values = tuple(v for n in mentions for v in n.values)
     return SourceProfile(frozenset(terms) | keys, keys, values, _pairs(toks, stems))
 

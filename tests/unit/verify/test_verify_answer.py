@@ -171,3 +171,9 @@ def test_any_answer_gets_a_report_or_an_input_error(parts, source_text):
     assert 0.0 <= data["groundedness"] <= 1.0 and 0.0 <= data["citation_precision"] <= 1.0
     for claim in report.claims:
         assert 0.0 <= claim.score <= 1.0
+
+
+def test_digits_and_number_words_make_the_same_word_pairs():
+    sources = {"S1": "Refunds are processed within five business days."}
+    verdict = check_claim("Refunds are processed within 5 business days.", ["S1"], sources)
+    assert verdict.score == pytest.approx(1.0)

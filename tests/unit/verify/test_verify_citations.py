@@ -96,3 +96,12 @@ def test_every_inserted_marker_is_found(parts):
     assert [text[m.start : m.end] for m in parse_markers(text)] == expected
     ids = tuple(dict.fromkeys(i.strip() for _, m in parts for i in m[1:-1].split(",")))
     assert cited_ids(text) == ids
+
+
+def test_list_bullets_are_not_part_of_the_claim():
+    claims, _ = split_claims("Found:\n1. Refunds take five days [S1]\n2) Shipping is free [S2]\n- Gift cards expire [S3]")
+    assert [(c.text, c.cited_ids) for c in claims][-3:] == [
+        ("Refunds take five days", ("S1",)),
+        ("Shipping is free", ("S2",)),
+        ("Gift cards expire", ("S3",)),
+    ]
