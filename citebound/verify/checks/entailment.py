@@ -327,6 +327,8 @@ def load_scorer(spec: str | os.PathLike | None = None, **options) -> _WindowedSc
     """The entailment scorer named by `spec`: None -> the shipped model; a `.onnx` file; or a local
     Hugging Face model directory (a directory holding model.onnx is run with onnxruntime)."""
     if spec is None or str(spec) in ("", "default", "minilm-nli"):
+        # how many windows per source to score was chosen on dev with the thresholds (calibration.json)
+        options.setdefault("max_windows", load_calibration().get("max_windows", DEFAULT_MAX_WINDOWS))
         return OnnxEntailmentScorer(**options)
     path = Path(spec).expanduser()
     if path.is_file() and path.suffix == ".onnx":
