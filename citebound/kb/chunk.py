@@ -65,6 +65,11 @@ def chunk_spans(text: str, size: int = DEFAULT_CHUNK_SIZE, overlap: int = DEFAUL
         raise ValueError("chunk size must be positive")
     if not 0 <= overlap < size:
         raise ValueError("overlap must be in [0, size)")
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if len(text) <= size and stripped == text:
+        return [ChunkSpan(0, len(text))]  # fits whole: the same span sentence packing would give, faster
     units: list[tuple[int, int]] = []
     for s, e in sentence_spans(text):
         units.extend(_split_long(text, s, e, size))

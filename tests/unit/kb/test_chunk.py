@@ -81,3 +81,14 @@ def test_chunks_always_slice_back_and_move_forward(parts, size, overlap):
     for s in spans:
         assert text[s.start : s.end].strip() == text[s.start : s.end]
         assert s.end > s.start
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet="abc def.\n?!AB", min_size=1, max_size=30), min_size=1, max_size=8))
+def test_the_short_text_shortcut_gives_what_sentence_packing_gives(parts):
+    text = " ".join(parts).strip()
+    if not text:
+        return
+    spans = chunk_spans(text, size=max(len(text), 1), overlap=0)
+    sentences = sentence_spans(text)
+    assert spans == ([type(spans[0])(sentences[0][0], sentences[-1][1])] if sentences else [])
