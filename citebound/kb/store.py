@@ -212,7 +212,14 @@ class KnowledgeBase:
             if self.bm25.revision != -1 or revision != 0:  # not just a new, empty KB
                 log.warning("BM25 index at revision %s, KB at %s: re-syncing it", self.bm25.revision, revision)
             rows = ((cid, text) for cid, text, _ in self.db.execute(_ACTIVE_CHUNKS))
-            self.bm25.apply(rows, [], revision, reset=True)
+            try:
+                self.bm25.apply(rows, [], revision, reset=True)
+            except ValueError as exc:
+                if "LockBusy" not in str(exc):
+                    raise
+                # another process is writing this KB right now; it brings the index up to date itself
+                log.warning("BM25 index is being written by another process; not re-syncing it now")
+                return False
             return True
 
     # -- ingest ---------------------------------------------------------------------------------------

@@ -95,8 +95,7 @@ class Retriever:
     def _bm25(self):
         revision = self.kb.revision
         if revision != self._bm25_revision:
-            self.kb.sync_index()  # another process may have changed the KB
-            self.kb.bm25.refresh()
+            self.kb.bm25.refresh()  # the KB changed (maybe in another process): read the latest commit
             self._bm25_revision = revision
         return self.kb.bm25
 

@@ -115,3 +115,19 @@ def test_a_missing_or_corrupt_index_is_rebuilt(tmp_path):
     (kb_dir / "bm25" / "meta.json").write_text("{ not json")
     with KnowledgeBase.open(kb_dir) as kb:
         assert kb.bm25.search("glaciers valleys")
+
+
+def test_a_second_process_opening_during_a_write_does_not_fight_for_the_index(tmp_path):
+    kb_dir = tmp_path / "kb"
+    doc = tmp_path / "a.txt"
+    doc.write_text("Volcanoes erupt molten rock.", encoding="utf-8")
+    with KnowledgeBase.open(kb_dir, create=True) as kb:
+        kb.ingest([doc], progress=False)
+        kb.db.execute("UPDATE meta SET value = '9' WHERE key = 'revision'")  # SQLite ahead of the index
+        writer = kb.bm25._index.writer()  # the index is held by a writer, as during an ingest elsewhere
+        try:
+            with KnowledgeBase.open(kb_dir) as other:  # must open and answer from the last commit
+                assert other.bm25.search("volcanoes")
+        finally:
+            writer.rollback()
+            del writer
