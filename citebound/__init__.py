@@ -21,6 +21,8 @@ _EXPORTS = {
     "GroundedAnswer": "citebound.verify",
     "Citation": "citebound.verify",
     "metrics": "citebound.evaluate.metrics",
+    "KnowledgeBase": "citebound.kb",
+    "Retriever": "citebound.retrieval",
     "ask": "citebound.pipeline",
     "AskResult": "citebound.pipeline",
     "AuditLog": "citebound.audit",
