@@ -352,7 +352,9 @@ class KnowledgeBase:
                         new.append(cid)
                         if cid not in old:
                             adds[cid] = text
-                    deletes |= old - set(new)
+                    for stale in old - set(new):  # also undoes adds of an earlier version in this batch
+                        adds.pop(stale, None)
+                        deletes.add(stale)
                     db.execute(
                         "INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
                         "VALUES (?, ?, 'active', ?, ?) ON CONFLICT(doc_id) DO UPDATE SET "
@@ -375,7 +377,7 @@ class KnowledgeBase:
                     db.execute("ROLLBACK")
                 raise
             # SQLite is the source of truth; the index follows (and is re-synced on open if this dies).
-            self.bm25.apply(adds.items(), deletes - adds.keys(), revision)
+            self.bm25.apply(adds.items(), deletes, revision)  # deletes run first, so re-adds survive
 
     # -- remove ---------------------------------------------------------------------------------------
     def remove(self, doc_id: str) -> int:

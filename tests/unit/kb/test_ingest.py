@@ -148,3 +148,19 @@ def test_wal_mode_and_migrations_are_idempotent(kb, tmp_path):
     assert migrate(kb.db) == []
     names = [r[0] for r in kb.db.execute("SELECT name FROM _migrations ORDER BY name")]
     assert names == sorted(n for n, _ in MIGRATIONS)
+
+
+def test_two_versions_in_one_batch_leave_only_the_last_searchable(kb):
+    from citebound.kb.ingest import RawDocument
+
+    kb.ingest_documents(
+        [RawDocument("memo", "The meeting is on Monday.", "a"), RawDocument("memo", "The meeting is on Friday.", "b"),
+         RawDocument("memo", "The meeting is on Monday.", "c")],
+        progress=False,
+    )
+    assert kb.versions("memo") == [1, 2, 3]
+    assert [kb.get_chunk(c).text for c, _ in kb.bm25.search("meeting")] == ["The meeting is on Monday."]
+    assert kb.bm25.num_docs() == 1
+    kb.ingest_documents([RawDocument("memo", "The meeting is on Friday.", "d")], progress=False)
+    assert [kb.get_chunk(c).text for c, _ in kb.bm25.search("meeting")] == ["The meeting is on Friday."]
+    assert kb.bm25.num_docs() == 1
