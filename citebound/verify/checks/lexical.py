@@ -31,7 +31,7 @@ from citebound.text.numbers import (
 )
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
+from citebound.text.tokenize import strip_citation_markers, tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,35 +132,24 @@ def source_stemmed_terms(text: str) -> frozenset[str]:
     return stemmed_profile(text).terms
 
 
-@lru_cache(maxsize=256)
-def _positioned(text: str, stemming: bool) -> tuple[list[int], list[str]]:
-    """Every term of `text` with its start offset, sorted by offset (for evidence windows)."""
-    spans = [(tok, start) for tok, start, _ in token_spans(text) if tok not in STOP_WORDS]
-    if stemming:
-        stems = {tok: stem(_not(tok)) for tok, _ in spans if tok not in _NUMBER_WORDS}
-        pairs = [(start, stems[tok]) for tok, start in spans if tok in stems]
-    else:
-        pairs = [(start, tok) for tok, start in spans]
-    if stemming:
-        pairs += [(n.start, k) for n in source_numbers(text) for k in n.keys]
-        pairs.sort()
-    return [p[0] for p in pairs], [p[1] for p in pairs]
-
-
 @lru_cache(maxsize=1024)
 def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
     """The sentences of `text` (offsets) and the terms of each, cached: evidence windows are built
     from these, and a source is usually checked against several claims."""
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
-    if len(spans) == 1:  # one sentence: its terms are the text's (no need to position every token)
+    if len(spans) == 1:  # one sentence: its terms are the text's
         return spans, (stemmed_profile(text).terms if stemming else plain_terms(text).terms,)
-    return spans, tuple(frozenset(terms_between(text, s, e, stemming=stemming)) for s, e in spans)
-
-
-def terms_between(text: str, start: int, end: int, *, stemming: bool = True) -> set[str]:
-    """The terms of `text` that start inside [start, end)."""
-    offsets, terms = _positioned(text, stemming)
-    return set(terms[bisect_left(offsets, start) : bisect_left(offsets, end)])
+    if not stemming:
+        return spans, tuple(frozenset(set(tokens(text[s:e])) - STOP_WORDS) for s, e in spans)
+    mentions = source_numbers(text)
+    starts = [n.start for n in mentions]
+    per_sentence = []
+    for s, e in spans:
+        words = set(tokens(text[s:e])) - STOP_WORDS - _NUMBER_WORDS
+        terms = {stem(_not(w)) for w in words}
+        terms.update(k for n in mentions[bisect_left(starts, s) : bisect_left(starts, e)] for k in n.keys)
+        per_sentence.append(frozenset(terms))
+    return spans, tuple(per_sentence)
 
 
 @lru_cache(maxsize=8192)
