@@ -11,16 +11,22 @@ the ALCE-style figures (definitions in docs/verifier.md).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from citebound.errors import InputError
 from citebound.verify.cascade import Cascade
 from citebound.verify.checkers import make_checker
-from citebound.verify.checks.ids import resolve_ids
-from citebound.verify.citations import DEFAULT_ABSTENTIONS, DEFAULT_MIN_WORDS, Claim, parse_markers, split_claims
+from citebound.verify.citations import (
+    DEFAULT_ABSTENTIONS,
+    DEFAULT_MIN_WORDS,
+    Claim,
+    parse_markers,
+    resolve_id,
+    split_claims,
+)
 from citebound.verify.report import AnswerReport, ClaimVerdict, QuoteCheck
 from citebound.verify.schema import GroundedAnswer
 from citebound.verify.spans import find_span
-from citebound.verify.citations import resolve_id
 
 
 def _joint_supports(checker: Cascade, claim: str, ids: list[str], sources: Mapping[str, str]) -> bool:
@@ -61,6 +67,8 @@ def verify_answer(
     `answer` is text with inline citations (`[1]`, `[S1, S2]`) or a GroundedAnswer; `sources` maps
     id -> text (ids like "1" or "S1"; either marker style finds either id style). Sentences without a
     citation longer than `min_words` words are reported as uncited claims; shorter ones are ignored.
+    `checker` is a registered name (built at `threshold`) or a ready Cascade (whose own threshold
+    applies; `threshold` is then ignored).
     """
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
     structured = answer if isinstance(answer, GroundedAnswer) else None
@@ -133,9 +141,7 @@ def check_claim(
 
 
 def _with_span(verdict: ClaimVerdict, claim: Claim) -> ClaimVerdict:
-    from dataclasses import replace
-
     return replace(verdict, claim_span=(claim.start, claim.end))
 
 
-__all__ = ["check_claim", "verify_answer", "resolve_ids"]
+__all__ = ["check_claim", "verify_answer"]
