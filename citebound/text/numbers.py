@@ -65,11 +65,13 @@ _DIGITS = re.compile(
       | (?:[kKmMbB]|bn|mn|tn)\b
       | (?:st|nd|rd|th)\b
       | s\b
+      | [ \u00a0]?[ap]\.?m\b\.?            # 5 pm, 9am, 5 p.m.
     )?
     """,
     re.VERBOSE | re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?:\s?([AaPp])\.?[Mm]\b\.?)?(?![\d:])")
 _MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
 _NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})
 _SMALL_NUMBER_WORDS = frozenset({*UNITS, *TENS})
@@ -116,6 +118,29 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _clock(hour: float, half: str | None) -> list[float]:
+    """Readings of an hour: 5 pm is 5 and 17, 17:00 is 17, 12 am is 12 and 0."""
+    if half in ("p", "P") and hour < 12:
+        return [hour, hour + 12]
+    if half in ("a", "A") and hour == 12:
+        return [hour, 0.0]
+    return [hour]
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each (start, end) span replaced by spaces (offsets preserved), in one pass."""
+    if not spans:
+        return text
+    parts, pos = [], 0
+    for start, end in sorted(spans):
+        if start < pos:
+            start = pos
+        parts += [text[pos:start], " " * (end - start)] if end > start else [text[pos:start]]
+        pos = max(pos, end)
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
 def _hedge(text: str, start: int) -> str:
     before = text[max(0, start - 24) : start]
     if _HEDGE_APPROX.search(before):
@@ -143,6 +168,8 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
                 values.append(value)
         elif suffix in ("st", "nd", "rd", "th"):
             kind = "ordinal"
+        elif suffix[:1] in ("a", "p") and suffix.rstrip(".").endswith("m"):
+            kind, values = "time", _clock(value, suffix[0])
         elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
             kind = "year"
         hedge = _hedge(text, m.start()) if hedges else ""
@@ -260,10 +287,15 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
         year, _, day = (float(g) for g in m.groups())
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (year,), "year"))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (day,), "number"))
-        clean = clean[: m.start()] + " " * (m.end() - m.start()) + clean[m.end() :]
+    for m in _TIME.finditer(clean):  # 17:00 is the hour 17; 9:30 is 9 and 30
+        hour, minutes = float(m.group(1)), float(m.group(2))
+        mentions.append(NumberMention(m.group(0), m.start(), m.end(), tuple(_clock(hour, m.group(3))), "time"))
+        if minutes:
+            mentions.append(NumberMention(m.group(0), m.start(), m.end(), (minutes,), "time"))
+    clean = _blank_spans(clean, [(n.start, n.end) for n in mentions])
     digit_mentions = _digit_mentions(clean, hedges)
-    for n in digit_mentions:  # "1.5 million" is one number: keep its scale word out of the word scan
-        clean = clean[: n.start] + " " * (n.end - n.start) + clean[n.end :]
+    # "1.5 million" is one number: keep its scale word out of the word scan
+    clean = _blank_spans(clean, [(n.start, n.end) for n in digit_mentions])
     mentions += digit_mentions
     mentions += _word_mentions(clean, ambiguous_words, hedges)
     mentions.sort(key=lambda n: (n.start, n.end))

@@ -28,6 +28,17 @@ def test_each_form_normalises_to_its_value(text, value):
     assert value in found, (text, found)
 
 
+@pytest.mark.parametrize(
+    "claim, source",
+    [("from 9 am to 5 pm", "from 9:00 to 17:00"), ("from 9:00 to 17:00", "from 9 am to 5 pm"),
+     ("at 9:30", "at 9:30 a.m."), ("at 5 p.m.", "at 17:00")],
+)  # fmt: skip
+def test_clock_times_in_either_notation_match(claim, source):
+    source_keys = number_keys(source)
+    for mention in extract_numbers(claim):
+        assert mention.keys & source_keys, (mention.text, source_keys)
+
+
 def test_a_number_and_its_scale_word_are_one_number():
     assert keys("1.5 million people") == [{"1500000"}]
     assert keys("2 thousand") == [{"2000"}]
