@@ -18,9 +18,8 @@ A later stage (an entailment model) plugs into `Cascade(semantic=...)` by implem
   should load its model lazily. `name` (a short string such as "minilm-nli") goes into reasons.
 
 The cascade calls it only for sources that passed the ids and numbers checks, so numbers stay a hard
-rule whatever the model says. Optionally a scorer may also implement
-`best_windows(pairs: list[tuple[str, str]]) -> list[tuple[float, int, int]]` for batching; the
-cascade uses it when present.
+rule whatever the model says. (The cascade calls it once per claim and source; a scorer that wants
+to batch can cache pair scores across calls.)
 """
 
 from __future__ import annotations
