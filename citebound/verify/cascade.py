@@ -18,7 +18,7 @@ For one claim and each source it cites:
 
 A claim is supported if any cited source supports it (the best source check wins); a claim that cites
 nothing is `uncited`. `score` is in [0, 1], higher = better supported: the lexical score (or the
-model's probability); a claim blocked by the numbers check keeps a quarter of its lexical score so
+model's probability); a claim blocked by the numbers check keeps a quarter of its term fraction so
 it still ranks below every claim that passed, at any threshold the batch tuner may pick. Each source
 check also keeps `fraction`, the plain share of claim terms found anywhere in the source.
 
@@ -102,57 +102,67 @@ class Cascade:
         """Check `claim` (markers already removed) against the text of one source."""
         terms = self.claim_terms(claim)
         doc_share, missing_terms = support_fraction(terms, self.source_terms(source))
-        fraction, span, window_note = doc_share, None, ""
+        if self.numbers:
+            blocked = self._numbers_check(claim, source_id, source, doc_share, missing_terms)
+            if blocked is not None:
+                return blocked
+        if self.semantic is not None:
+            return self._semantic_check(claim, source_id, source, doc_share, missing_terms)
+        return self._lexical_check(claim, terms, source_id, source, doc_share, missing_terms)
+
+    def _numbers_check(self, claim: str, source_id: str, source: str, doc_share: float,
+                       missing_terms: list[str]) -> SourceCheck | None:  # fmt: skip
+        profile = stemmed_profile(source)
+        absent = missing_numbers(claim_numbers(claim), profile.number_keys, profile.number_values)
+        if not absent:
+            return None
+        named = tuple(describe(n) for n in absent)
+        noun = "number" if len(absent) == 1 else "numbers"
+        return SourceCheck(
+            source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, "numbers",
+            f"{source_id} does not state the {noun} {', '.join(named)}",
+            missing_numbers=named, missing_terms=tuple(missing_terms), fraction=doc_share,
+        )  # fmt: skip
+
+    def _semantic_check(self, claim: str, source_id: str, source: str, doc_share: float,
+                        missing_terms: list[str]) -> SourceCheck:  # fmt: skip
+        assert self.semantic is not None
+        p, s, e = self.semantic.best_window(claim, source)
+        p = min(1.0, max(0.0, float(p)))
+        label: Label = "supported" if p >= self.threshold else "unsupported"
+        name = getattr(self.semantic, "name", "model")
+        return SourceCheck(source_id, label, p, "semantic",
+                           f"{source_id}: {name} P(supported) = {p:.2f} (threshold {self.threshold:.2f})",
+                           span=(s, e) if e > s else None, missing_terms=tuple(missing_terms),
+                           fraction=doc_share)  # fmt: skip
+
+    def _lexical_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
+                       missing_terms: list[str]) -> SourceCheck:  # fmt: skip
+        n = len(terms.terms)
+        fraction, span, notes = doc_share, None, []
         if self.scope != "source":
             w_share, w_start, w_end = self.window(source, terms)
             span = (w_start, w_end)
             fraction = w_share if self.scope == "window" else (doc_share + w_share) / 2
-            window_note = f", {round(w_share * len(terms.terms))}/{len(terms.terms)} within one window"
-
-        if self.numbers:
-            profile = stemmed_profile(source)
-            absent = missing_numbers(claim_numbers(claim), profile.number_keys, profile.number_values)
-            if absent:
-                named = ", ".join(describe(n) for n in absent)
-                noun = "number" if len(absent) == 1 else "numbers"
-                return SourceCheck(
-                    source_id, "unsupported", BLOCKED_SCORE_FACTOR * fraction, "numbers",
-                    f"{source_id} does not state the {noun} {named}",
-                    missing_numbers=tuple(describe(n) for n in absent), missing_terms=tuple(missing_terms),
-                    fraction=doc_share,
-                )  # fmt: skip
-
-        if self.semantic is not None:
-            p, s, e = self.semantic.best_window(claim, source)
-            p = min(1.0, max(0.0, float(p)))
-            label: Label = "supported" if p >= self.threshold else "unsupported"
-            name = getattr(self.semantic, "name", "model")
-            return SourceCheck(source_id, label, p, "semantic",
-                               f"{source_id}: {name} P(supported) = {p:.2f} (threshold {self.threshold:.2f})",
-                               span=(s, e) if e > s else None, missing_terms=tuple(missing_terms),
-                               fraction=doc_share)
-
-        score, notes = fraction, [window_note] if window_note else []
+            notes.append(f", {round(w_share * n)}/{n} within one window")
+        score = fraction
         if self.pair_weight and self.stemming:
             found_pairs, n_pairs = pair_share(claim_pairs(claim), stemmed_profile(source).pairs)
-            pair_fraction = found_pairs / n_pairs if n_pairs else 1.0
-            score = (1 - self.pair_weight) * fraction + self.pair_weight * pair_fraction
+            score = (1 - self.pair_weight) * fraction + self.pair_weight * (found_pairs / n_pairs if n_pairs else 1.0)
             if n_pairs:
                 notes.append(f", {found_pairs}/{n_pairs} of its word pairs")
         if self.negation:
-            evidence = source[span[0] : span[1]] if span else source
-            absent = missing_negations(claim, evidence)
+            absent = missing_negations(claim, source[span[0] : span[1]] if span else source)
             if absent:
                 score *= NEGATION_FACTOR
                 notes.append(f"; the claim says {', '.join(repr(w) for w in absent)} and the evidence does not")
 
         label = self.label_for(score)
-        n = len(terms.terms)
         if n == 0:
             reason = f"the claim has no content words to check against {source_id}"
         else:
-            found = n - len(missing_terms)
-            reason = f"{source_id} contains {found}/{n} of the claim's terms ({doc_share:.2f})" + "".join(notes)
+            reason = f"{source_id} contains {n - len(missing_terms)}/{n} of the claim's terms ({doc_share:.2f})"
+            reason += "".join(notes)
             if score != doc_share:
                 reason += f"; score {score:.2f}"
             if label != "supported":
