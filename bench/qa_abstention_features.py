@@ -12,6 +12,7 @@ backend's `alpha` and threshold; never run it on test.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def main() -> None:
     ap.add_argument("data", type=Path)
     ap.add_argument("--limit", type=int)
     ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--dump", type=Path, help="also write per-question features (JSON lines) for offline study")
     args = ap.parse_args()
     if args.data.name == "test":
         sys.exit("refusing to tune on a test split")
@@ -45,11 +47,19 @@ def main() -> None:
     feats: dict[str, list[float]] = {name: [] for name in
                                      ["evidence", "best_dense", "best_lexical", *[f"alpha={a}" for a in ALPHAS]]}
     y = []
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for q in tqdm(questions, desc="questions"):
         hits = retriever.retrieve(q["question"], args.k)
         sources = {h.label: h.chunk.text for h in hits}
         scored = backend.score(q["question"], sources)
         y.append(q["answerable"])
+        if dump:
+            doc_of = {h.label: h.chunk.doc_id for h in hits}
+            dump.write(json.dumps({
+                **q, "hits": [{"label": h.label, "doc_id": h.chunk.doc_id, "scores": h.scores} for h in hits],
+                "sentences": [{"source_id": c.source_id, "doc_id": doc_of[c.source_id], "text": c.text,
+                               "dense": round(c.dense, 5), "lexical": round(c.lexical, 5)} for c in scored[:15]],
+            }, ensure_ascii=False) + "\n")
         feats["evidence"].append(max(h.scores.get("dense", -1.0) for h in hits))
         feats["best_dense"].append(max((s.dense for s in scored), default=-1.0))
         feats["best_lexical"].append(max((s.lexical for s in scored), default=0.0))
