@@ -191,14 +191,14 @@ def ask(
                                             "calibrated retrieval threshold); no answer was generated"))
 
     try:
-        first, confidence = _generate_valid(gen, question, sources, prompt, trace)
+        first, confidence, why = _generate_valid(gen, question, sources, prompt, trace)
         if first is None:
             return finish(**_abstention(prompt, "the backend's output did not match the answer schema, twice",
                                         confidence=confidence))
         attempt = _verify(first, len(trace.outputs) - 1, sources, trace, threshold, checker)
         if attempt.answer.abstained or attempt.report.abstained:
-            return finish(**_abstention(prompt, "the backend found no answer in the sources",
-                                        confidence=confidence, report=attempt.report.to_dict()))
+            reason = "the backend found no answer in the sources" + (f" ({why})" if why else "")
+            return finish(**_abstention(prompt, reason, confidence=confidence, report=attempt.report.to_dict()))
         if attempt.removed and regenerate and gen.can_regenerate:
             attempt = _regenerate(gen, question, sources, attempt, trace, threshold, checker)
     except BackendError as exc:
@@ -289,13 +289,16 @@ def _call(gen: Backend, request: GenerationRequest, trace: _Trace) -> Generation
 
 
 def _generate_valid(gen: Backend, question: str, sources: dict[str, str], prompt: Prompt,
-                    trace: _Trace) -> tuple[Any, float | None]:
-    """First call, and one retry with the schema error appended. (GroundedAnswer | None, confidence)."""
+                    trace: _Trace) -> tuple[Any, float | None, str | None]:
+    """First call, and one retry with the schema error appended.
+
+    Returns (GroundedAnswer or None, the backend's confidence, the backend's own abstention reason)."""
     request = GenerationRequest(question, sources, prompt.messages, attempt="initial")
     confidence = None
     for kind in ("initial", "retry"):
         generation = _call(gen, request, trace)
         confidence = generation.confidence if generation.confidence is not None else confidence
+        why = generation.meta.get("abstain_reason")
         with trace.timed("parse"):
             try:
                 parsed = parse_reply(generation.text)
@@ -307,8 +310,8 @@ def _generate_valid(gen: Backend, question: str, sources: dict[str, str], prompt
                 request = GenerationRequest(question, sources, retry_prompt.messages, feedback, attempt="retry")
                 continue
         trace.outputs.append((kind, generation.text, None))
-        return parsed, confidence
-    return None, confidence
+        return parsed, confidence, why
+    return None, confidence, None
 
 
 _CHECKERS: dict[tuple[str, float], Any] = {}

@@ -154,6 +154,8 @@ class ExtractiveBackend(Backend):
         meta = {"best": _describe(scored[0]) if scored else None, "threshold": self.options.threshold}
         if not picked or confidence < self.options.threshold:
             reply = {"answer": abstention_sentence(), "citations": [], "abstained": True}
+            meta["abstain_reason"] = (f"no source sentence is relevant enough: best {confidence:.2f} < threshold "
+                                      f"{self.options.threshold:.2f}" if picked else "the sources have no sentences")
         else:
             reply = {
                 "answer": " ".join(cite_sentence(c.text, c.source_id) for c in picked),
