@@ -73,6 +73,7 @@ class SourceProfile:
     number_keys: frozenset[str]
     number_values: tuple[float, ...]
     pairs: frozenset[tuple[str, str]]
+    word_stems: dict[str, str]  # each content word of the source -> its stem (reused by windows)
 
 
 def _not(tok: str) -> str:
@@ -112,9 +113,9 @@ def stemmed_profile(text: str) -> SourceProfile:
     keys = frozenset(k for n in mentions for k in n.keys)
     toks = tokens(text)
     stems = _stems(toks)
-    terms = {stem(_not(tok)) for tok in stems if tok not in _NUMBER_WORDS}
+    word_stems = {tok: stem(_not(tok)) for tok in stems if tok not in _NUMBER_WORDS}
     values = tuple(v for n in mentions for v in n.values)
-    return SourceProfile(frozenset(terms) | keys, keys, values, _pairs(toks, stems))
+    return SourceProfile(frozenset(word_stems.values()) | keys, keys, values, _pairs(toks, stems), word_stems)
 
 
 @lru_cache(maxsize=8192)
@@ -143,10 +144,11 @@ def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, i
         return spans, tuple(frozenset(set(tokens(text[s:e])) - STOP_WORDS) for s, e in spans)
     mentions = source_numbers(text)
     starts = [n.start for n in mentions]
+    word_stems = stemmed_profile(text).word_stems
     per_sentence = []
     for s, e in spans:
         words = set(tokens(text[s:e])) - STOP_WORDS - _NUMBER_WORDS
-        terms = {stem(_not(w)) for w in words}
+        terms = {word_stems.get(w) or stem(_not(w)) for w in words}
         terms.update(k for n in mentions[bisect_left(starts, s) : bisect_left(starts, e)] for k in n.keys)
         per_sentence.append(frozenset(terms))
     return spans, tuple(per_sentence)
