@@ -71,6 +71,7 @@ def verify_answer(
     applies; `threshold` is then ignored).
     """
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
+    _check_sources(sources)
     structured = answer if isinstance(answer, GroundedAnswer) else None
     text = structured.answer if structured else answer
     if not isinstance(text, str) or not text.strip():
@@ -135,9 +136,20 @@ def check_claim(
     claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float = 0.8,
     checker: str | Cascade = "deterministic",
 ) -> ClaimVerdict:  # fmt: skip
-    """The verdict for one claim citing `cited_ids` among `sources` (id -> text)."""
+    """The verdict for one claim citing `cited_ids` among `sources` (id -> text). A single id may be
+    given as a string."""
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
-    return cascade.check_claim(claim, tuple(cited_ids), sources)
+    _check_sources(sources)
+    ids = (cited_ids,) if isinstance(cited_ids, str) else tuple(cited_ids)
+    return cascade.check_claim(claim, ids, sources)
+
+
+def _check_sources(sources: Mapping[str, str]) -> None:
+    if not isinstance(sources, Mapping):
+        raise InputError(f"sources must map id -> text, got {type(sources).__name__}")
+    for key, text in sources.items():
+        if not isinstance(text, str):
+            raise InputError(f"source {key!s} must be text, got {type(text).__name__}")
 
 
 def _with_span(verdict: ClaimVerdict, claim: Claim) -> ClaimVerdict:

@@ -177,3 +177,11 @@ def test_digits_and_number_words_make_the_same_word_pairs():
     sources = {"S1": "Refunds are processed within five business days."}
     verdict = check_claim("Refunds are processed within 5 business days.", ["S1"], sources)
     assert verdict.score == pytest.approx(1.0)
+
+
+def test_a_single_id_string_and_bad_sources():
+    assert check_claim("Shipping takes 30 days.", "S2", SOURCES).label == "supported"
+    with pytest.raises(InputError, match="must be text"):
+        verify_answer("Shipping takes 30 days [S1].", {"S1": None})
+    with pytest.raises(InputError, match="must map"):
+        check_claim("Shipping takes 30 days.", ["S1"], ["Shipping takes 30 days."])
