@@ -4,7 +4,8 @@
 `30 per cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`;
 `the 1990s` = `1990`. Each mention carries one or more *keys* (canonical strings); two mentions state the
 same number when their keys overlap. A mention has several keys only when its reading is ambiguous
-(`5m` is 5 million or 5 metres), so the check stays lenient rather than raising false alarms.
+(`5m` is 5 million or 5 metres; `4.990` is 4.99 or, written the European way, 4990), so the check
+stays lenient rather than raising false alarms.
 
 What is deliberately not read as a number: digits glued after letters (`p53`, `H1N1`, `COVID-19`), a
 list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[S2]`), and, when
@@ -160,6 +161,9 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
         suffix = (m.group("suf") or "").strip().lower()
         kind = "currency" if m.group("cur") else "number"
         values = [value]
+        dec = m.group("dec") or ""
+        if len(dec) == 4 and len(m.group("int")) <= 3 and not suffix:
+            values.append(float(m.group("int") + dec[1:]))  # "4.990" may be 4990 written the European way
         if suffix in ("%", "percent") or suffix.startswith("per"):
             kind = "percent"
         elif suffix in _SUFFIX_SCALES:

@@ -134,3 +134,8 @@ def test_extraction_never_raises_and_offsets_hold_on_arbitrary_unicode(text):
 def test_any_integer_written_with_separators_reads_back(value):
     for sep in (",", " ", "\u00a0"):
         assert str(value) in number_keys(f"{value:,}".replace(",", sep))
+
+
+def test_a_dot_before_three_digits_keeps_the_european_thousands_reading():
+    assert keys("4.990 kr") == [{"4.99", "4990"}]
+    assert keys("4.99 kr") == [{"4.99"}]
