@@ -139,3 +139,27 @@ def test_any_integer_written_with_separators_reads_back(value):
 def test_a_dot_before_three_digits_keeps_the_european_thousands_reading():
     assert keys("4.990 kr") == [{"4.99", "4990"}]
     assert keys("4.99 kr") == [{"4.99"}]
+
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: E501
+_TENS_WORDS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _spell(n: int) -> str:
+    """English words for 0 <= n < 1,000,000 (a test oracle written independently of the parser)."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS_WORDS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    if n < 1000:
+        rest = n % 100
+        return _ONES[n // 100] + " hundred" + ("" if rest == 0 else " and " + _spell(rest))
+    rest = n % 1000
+    return _spell(n // 1000) + " thousand" + ("" if rest == 0 else " " + _spell(rest))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 999_999))
+def test_spelled_out_numbers_equal_their_digits(n):
+    text = f"It has {_spell(n)} parts."
+    assert [m.keys for m in extract_numbers(text)] == [frozenset({str(n)})], text
