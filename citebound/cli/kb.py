@@ -21,8 +21,11 @@ def register(app: typer.Typer) -> None:
         overlap: Optional[int] = typer.Option(None, help="Chunk overlap in characters, fixed at KB creation (default 200)."),
     ) -> None:
         """Add documents to a knowledge base; changed files get a new version, unchanged ones are skipped."""
+        import logging
+
         from citebound.kb import KnowledgeBase
 
+        logging.getLogger("citebound.kb").setLevel(logging.ERROR)  # skips are listed below, once, not logged too
         with KnowledgeBase.open(kb, create=True, chunk_size=chunk_size, overlap=overlap) as store:
             report = store.ingest(paths, progress=True, embed=embed)
         for skipped in report.skipped:
