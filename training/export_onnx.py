@@ -77,7 +77,9 @@ def main() -> None:
     )
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(fp32), str(args.out), weight_type=QuantType.QInt8)
+    # Per-channel weight scales: on 120 dev pairs the mean |logit error| vs float fell from 0.31 (per
+    # tensor) to 0.08 at the same size (23 MB); keeping fp32 FFN outputs gained little and cost 3-10 MB.
+    quantize_dynamic(str(fp32), str(args.out), weight_type=QuantType.QInt8, per_channel=True)
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
