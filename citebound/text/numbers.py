@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from citebound.text.scan import finditer_at
 from citebound.text.tokenize import strip_citation_markers
 
 UNITS = {
@@ -74,6 +75,11 @@ _DIGITS = re.compile(
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?:\s?([AaPp])\.?[Mm]\b\.?)?(?![\d:])")
 _MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
+# Where each pattern above can start (see text/scan.py): the first character, then the opening
+# lookbehind re-checked one character back, so the engine can skip to candidates on long sources.
+_DIGITS_STARTS = re.compile(r"[$€£¥₹\d](?<![^\W\d_].)(?<![\d.].)(?<![^\W\d_]-.)")
+_ISO_DATE_STARTS = re.compile(r"\d(?<!\d\d)\d{3}-")
+_TIME_STARTS = re.compile(r"\d(?<![\d:.]\d)\d?:")
 _NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})
 _SMALL_NUMBER_WORDS = frozenset({*UNITS, *TENS})
 _PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s?cent\b)", re.IGNORECASE)
@@ -155,7 +161,7 @@ def _hedge(text: str, start: int) -> str:
 
 def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
     found: list[NumberMention] = []
-    for m in _DIGITS.finditer(text):
+    for m in finditer_at(_DIGITS, _DIGITS_STARTS, text):
         digits = m.group("int").translate(_NO_SEPARATORS) + (m.group("dec") or "")
         value = float(digits)
         suffix = (m.group("suf") or "").strip().lower()
@@ -237,6 +243,14 @@ _WORD_RUN = re.compile(
     re.IGNORECASE,
 )
 _RUN_WORD = re.compile(r"[A-Za-z]+")
+# Where a run can start: a word that opens with a number word's first letter followed by some number
+# word's remaining letters (or an article before a scale word). Case-insensitive matching also lets
+# "ſ" (long s) stand for "s", so it is listed with the letters.
+_FIRST_LETTERS = sorted({w[0] for w in _NUMBER_WORDS} | {"a"})
+_RUN_FIRST = "".join(_FIRST_LETTERS) + "".join(_FIRST_LETTERS).upper() + ("ſ" if "s" in _FIRST_LETTERS else "")
+_WORD_RUN_STARTS = re.compile(
+    rf"[{_RUN_FIRST}](?<!\w.)(?i:{_trie_pattern({w[1:] for w in _NUMBER_WORDS})}|n?\s+(?:{_SCALE_ALT}))"
+)
 
 
 def _split_run(words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
@@ -259,7 +273,7 @@ def _split_run(words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
 
 def _word_mentions(text: str, ambiguous_words: bool, hedges: bool) -> list[NumberMention]:
     found: list[NumberMention] = []
-    for run in _WORD_RUN.finditer(text):
+    for run in finditer_at(_WORD_RUN, _WORD_RUN_STARTS, text):
         words = list(_RUN_WORD.finditer(text, run.start(), run.end()))
         for part in _split_run(words):
             lowered = [w.group(0).lower() for w in part]
@@ -287,11 +301,11 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     """
     clean = _blank(_blank(text, _ENUMERATOR), _MARKER)
     mentions: list[NumberMention] = []
-    for m in _ISO_DATE.finditer(clean):  # 2020-03-05: the year and the day; months are words elsewhere
+    for m in finditer_at(_ISO_DATE, _ISO_DATE_STARTS, clean):  # 2020-03-05: the year and the day; months are words elsewhere
         year, _, day = (float(g) for g in m.groups())
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (year,), "year"))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (day,), "number"))
-    for m in _TIME.finditer(clean):  # 17:00 is the hour 17; 9:30 is 9 and 30
+    for m in finditer_at(_TIME, _TIME_STARTS, clean):  # 17:00 is the hour 17; 9:30 is 9 and 30
         hour, minutes = float(m.group(1)), float(m.group(2))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), tuple(_clock(hour, m.group(3))), "time"))
         if minutes:

@@ -25,8 +25,11 @@ ABBREVIATIONS = frozenset(
     """.split()
 )
 
+# Each branch opens with a literal so the regex engine can skip ahead to the next candidate character
+# (a leading repeat or class disables that, and a 100 kB source is scanned at every position). Same
+# matches as `(?:\.{3}|…|[.!?]+)`: "..." first, else a run of . ! ?
 _TERMINAL = re.compile(
-    r"""(?:\.{3}|…|[.!?]+)            # the terminal punctuation
+    r"""(?:\.(?:\.\.|[.!?]*)|…|![.!?]*|\?[.!?]*)   # the terminal punctuation
         ["'”’»)\]]*                   # closing quotes or brackets
         (?:\s*\[[^\[\]\n]{1,40}\])*   # citation markers after the full stop: `. [1][2]`
     """,
@@ -35,6 +38,7 @@ _TERMINAL = re.compile(
 _STARTS_SENTENCE = re.compile(r"""["'“‘«(\[]*[A-Z0-9À-ÖØ-Þ•\-*]""")
 _HARD_BREAK = re.compile(r"\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•]|\d{1,3}[.)])\s)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_DOTTED_INITIALS = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
@@ -47,7 +51,7 @@ def _is_abbreviation(text: str, dot: int) -> bool:
         return True
     # A single capital letter ("J. Smith"), or dotted initials ("U.S.", "e.g.") not in the list.
     token = match.group(1)
-    return (len(token) == 1 and token.isupper()) or bool(re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", token))
+    return (len(token) == 1 and token.isupper()) or bool(_DOTTED_INITIALS.fullmatch(token))
 
 
 def _soft_boundaries(text: str, start: int, end: int) -> list[int]:
@@ -60,7 +64,9 @@ def _soft_boundaries(text: str, start: int, end: int) -> list[int]:
         if not text[stop].isspace():
             continue  # "4.5", "e.g.the", "file.txt": no whitespace, no boundary
         punct = m.group(0)
-        nxt = end - len(text[stop:end].lstrip())  # offset of the next non-space character in the block
+        nxt = stop  # the next non-space character in the block (walked, not sliced: blocks can be long)
+        while nxt < end and text[nxt].isspace():
+            nxt += 1
         if nxt >= end:
             break
         if not _STARTS_SENTENCE.match(text, nxt):
