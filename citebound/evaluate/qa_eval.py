@@ -183,7 +183,10 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
             "n_claims": report.get("n_claims", 0),
             "n_removed": len(result.removed),
         })
-    settings = {"data": str(data), "split": data.name, "backend": backend, "backend_options": gen.describe()["options"],
+    described = gen.describe()["options"]
+    if threshold is not None:
+        described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
+    settings = {"data": str(data), "split": data.name, "backend": backend, "backend_options": described,
                 "k": k, "retrieval": "hybrid", "extractive_threshold": threshold,
                 "seconds": round(time.perf_counter() - t0, 1), "kb_revision": kb.revision}
     kb.close()
