@@ -143,7 +143,7 @@ def ask(
     retriever: Any = None,
     k: int = DEFAULT_K,
     audit: Any = True,
-    threshold: float = 0.8,
+    threshold: float | None = None,
     checker: str | None = None,
     abstain_on_weak_retrieval: bool = True,
     regenerate: bool = True,
@@ -151,7 +151,8 @@ def ask(
     """Answer `question` from the knowledge base `kb` (a `KnowledgeBase` or its folder).
 
     `audit`: True writes to the log beside the KB, an `AuditLog` writes there, None/False skips it.
-    `checker` names the verifier's checker (default: the verifier's own default).
+    `checker` names the verifier's checker (default: the verifier's current default); `threshold`
+    overrides that checker's own support threshold.
     """
     question = _check_question(question)
     trace = _Trace()
@@ -317,23 +318,24 @@ def _generate_valid(gen: Backend, question: str, sources: dict[str, str], prompt
 _CHECKERS: dict[tuple[str, float], Any] = {}
 
 
-def get_checker(name: str | None, threshold: float) -> Any:
+def get_checker(name: str | None, threshold: float | None = None) -> Any:
     """The verifier's checker `name` (None: the verifier's current default, so the entailment model is
     used as soon as it is the default), built once per process: a model-backed checker loads once."""
     from citebound.verify.checkers import DEFAULT_CHECKER, make_checker
 
     key = (name or DEFAULT_CHECKER, threshold)
     if key not in _CHECKERS:
-        _CHECKERS[key] = make_checker(key[0], threshold=threshold)
+        # No threshold given: the checker's own (a model checker's is calibrated on dev and shipped with it).
+        _CHECKERS[key] = make_checker(key[0]) if threshold is None else make_checker(key[0], threshold=threshold)
     return _CHECKERS[key]
 
 
-def _verify(answer: Any, index: int, sources: dict[str, str], trace: _Trace, threshold: float,
+def _verify(answer: Any, index: int, sources: dict[str, str], trace: _Trace, threshold: float | None,
             checker: str | None) -> _Attempt:
     from citebound.verify import verify_answer
 
     with trace.timed("verify"):
-        report = verify_answer(answer, sources, threshold=threshold, checker=get_checker(checker, threshold))
+        report = verify_answer(answer, sources, checker=get_checker(checker, threshold))
     kept = [c for c in report.claims if c.label == "supported"]
     removed = [RemovedClaim(c.claim, c.label, c.reason) for c in report.claims if c.label != "supported"]
     claimed = {c.claim for c in report.claims}
@@ -343,7 +345,7 @@ def _verify(answer: Any, index: int, sources: dict[str, str], trace: _Trace, thr
 
 
 def _regenerate(gen: Backend, question: str, sources: dict[str, str], first: _Attempt, trace: _Trace,
-                threshold: float, checker: str | None) -> _Attempt:
+                threshold: float | None, checker: str | None) -> _Attempt:
     """Ask once more, naming the claims that were removed; keep whichever attempt supports more."""
     named = "; ".join(f'"{r.text}" ({r.label}: {r.reason})' for r in first.removed[:8])
     feedback = (f"these claims are not supported by the sources they cite: {named}. Answer again using only "

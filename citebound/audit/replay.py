@@ -83,8 +83,9 @@ def source_status(kb: Any, src: Any) -> tuple[SourceStatus, str | None]:
     return SourceStatus(src.label, src.doc_id, src.version, now, "stale"), kb.document_text(src.doc_id, now)
 
 
-def replay(record: AuditRecord, kb: Any, *, threshold: float = 0.8, checker: str | None = None) -> ReplayReport:
-    from citebound.pipeline import parse_reply
+def replay(record: AuditRecord, kb: Any, *, threshold: float | None = None,
+           checker: str | None = None) -> ReplayReport:
+    from citebound.pipeline import get_checker, parse_reply
     from citebound.verify import verify_answer
 
     statuses, texts = [], {}
@@ -104,10 +105,7 @@ def replay(record: AuditRecord, kb: Any, *, threshold: float = 0.8, checker: str
         answer = parse_reply(output.raw)
     except SchemaError as exc:  # cannot happen for an output whose claims were kept; be explicit anyway
         return ReplayReport(**common, claims=(), note=f"logged output no longer parses: {exc}")
-    kwargs: dict[str, Any] = {"threshold": threshold}
-    if checker:
-        kwargs["checker"] = checker
-    report = verify_answer(answer, texts, **kwargs)
+    report = verify_answer(answer, texts, checker=get_checker(checker, threshold))
     then = {v.claim: v.label for v in record.verdicts if v.attempt == attempt}
     claims = tuple(ClaimChange(c.claim, then.get(c.claim, "?"), c.label, c.reason) for c in report.claims)
     return ReplayReport(**common, claims=claims)
