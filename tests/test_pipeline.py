@@ -273,3 +273,11 @@ def test_openai_backend_through_the_pipeline_with_a_regeneration(kb, retriever, 
     record = log.get(result.request_id)
     assert record.backend == {"name": "openai", "options": record.backend["options"]}
     assert [o.kind for o in record.outputs] == ["initial", "regenerate"]
+
+
+def test_empty_knowledge_base_abstains_without_calling_the_backend(tmp_path):
+    backend = ScriptedBackend()
+    with KnowledgeBase.open(tmp_path / "empty", create=True) as empty, AuditLog(tmp_path / "a.sqlite3") as log:
+        result = ask("How long do refunds take?", empty, backend=backend, audit=log)
+        assert result.abstained and "no sources" in result.abstain_reason and backend.calls == []
+        assert log.get(result.request_id).status == "abstained"
