@@ -210,12 +210,13 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: verifier's)."),
     ) -> None:
         """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
         from citebound.evaluate.qa_eval import evaluate_qa, format_summary, write_html
 
         result = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
-                             rows_out=out)
+                             checker=checker, rows_out=out)
         if html is not None:
             write_html(result, html)
         typer.echo(json.dumps(result.summary, sort_keys=True) if as_json else format_summary(result.summary))

@@ -140,7 +140,8 @@ def load_questions(data: Path, limit: int | None = None) -> list[dict[str, Any]]
 
 
 def run_questions(data: Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
-                  limit: int | None = None, k: int = 5, progress: bool = True) -> tuple[list[dict], dict]:
+                  limit: int | None = None, k: int = 5, checker: str | None = None,
+                  progress: bool = True) -> tuple[list[dict], dict]:
     """Ask every question; one row per question with what the metrics need. Returns (rows, settings)."""
     from tqdm import tqdm
 
@@ -165,7 +166,7 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     rows = []
     t0 = time.perf_counter()
     for q in tqdm(questions, desc="questions", unit="q", disable=not progress, file=None):
-        result = ask(q["question"], kb, backend=gen, retriever=retriever, k=k, audit=None,
+        result = ask(q["question"], kb, backend=gen, retriever=retriever, k=k, audit=None, checker=checker,
                      abstain_on_weak_retrieval=False)
         report = result.report or {}
         rows.append({
@@ -186,7 +187,10 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     described = gen.describe()["options"]
     if threshold is not None:
         described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
+    from citebound.verify.checkers import DEFAULT_CHECKER
+
     settings = {"data": str(data), "split": data.name, "backend": backend, "backend_options": described,
+                "checker": checker or DEFAULT_CHECKER,
                 "k": k, "retrieval": "hybrid", "extractive_threshold": threshold,
                 "seconds": round(time.perf_counter() - t0, 1), "kb_revision": kb.revision}
     kb.close()
@@ -271,10 +275,11 @@ def _rounded(d: dict[str, float]) -> dict[str, float]:
 
 
 def evaluate_qa(data: str | Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
-                limit: int | None = None, k: int = 5, rows_out: str | Path | None = None,
-                baseline_threshold: float = BASELINE_THRESHOLD, progress: bool = True) -> QAEvalResult:
+                limit: int | None = None, k: int = 5, checker: str | None = None,
+                rows_out: str | Path | None = None, baseline_threshold: float = BASELINE_THRESHOLD,
+                progress: bool = True) -> QAEvalResult:
     rows, settings = run_questions(data, backend=backend, backend_options=backend_options, limit=limit, k=k,
-                                   progress=progress)
+                                   checker=checker, progress=progress)
     summary = score_rows(rows, settings, baseline_threshold)
     if rows_out is not None:
         write_rows(rows, rows_out)
@@ -318,7 +323,8 @@ def format_summary(s: dict[str, Any]) -> str:
     a, b = s["abstention"], s["baseline"]["abstention"]
     lines = [
         f"{s['data']} — split {s['split']}, {s['questions']} questions ({s['answerable']} answerable, "
-        f"{s['unanswerable']} unanswerable), backend {s['backend']}, k={s['k']}, retrieval {s['retrieval']}",
+        f"{s['unanswerable']} unanswerable), backend {s['backend']}, k={s['k']}, retrieval {s['retrieval']}, "
+        f"checker {s.get('checker')}",
         f"answerable:   answer recall {s['answer_recall']:.4f}   citation accuracy {s['citation_accuracy']:.4f}"
         f"   (gold context retrieved {s['retrieval_recall']:.4f})",
         f"answers:      groundedness {s['groundedness']:.4f}   citation precision {s['citation_precision']:.4f}"
