@@ -202,11 +202,12 @@ def ask(
             return finish(**_abstention(prompt, reason, confidence=confidence, report=attempt.report.to_dict()))
         if attempt.removed and regenerate and gen.can_regenerate:
             attempt = _regenerate(gen, question, sources, attempt, trace, threshold, checker)
-    except BackendError as exc:
+    except CiteboundError as exc:  # backend unreachable, model missing, …: logged as an error, then raised
         trace.timings["failed"] = 1.0
+        kind = "backend error" if isinstance(exc, BackendError) else type(exc).__name__
         failed = AskResult(
             request_id=request_id, question=question, answer="", abstained=True,
-            abstain_reason=f"backend error: {exc}", claims=(), citations=(), removed=(), sources=source_infos,
+            abstain_reason=f"{kind}: {exc}", claims=(), citations=(), removed=(), sources=source_infos,
             flags=prompt.flags, backend=gen.describe(), kb_revision=_revision(kb), timings=trace.timings,
             retrieval_weak=retrieval_weak, attempts=len(trace.outputs),
         )
@@ -464,5 +465,5 @@ def _write_audit(audit: Any, kb: Any, result: AskResult, prompt: Prompt, trace: 
     result.timings["audit"] = round(time.perf_counter() - t0, 6)
 
 
-__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask", "parse_reply",
-           "CiteboundError"]
+__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask", "get_checker",
+           "parse_reply"]

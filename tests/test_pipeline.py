@@ -281,3 +281,12 @@ def test_empty_knowledge_base_abstains_without_calling_the_backend(tmp_path):
         result = ask("How long do refunds take?", empty, backend=backend, audit=log)
         assert result.abstained and "no sources" in result.abstain_reason and backend.calls == []
         assert log.get(result.request_id).status == "abstained"
+
+
+def test_a_missing_local_model_is_logged_as_an_error_and_raised(kb, retriever, log, tmp_path):
+    from citebound.errors import ModelUnavailableError
+
+    with pytest.raises(ModelUnavailableError):
+        run(REFUNDS_Q, kb, retriever, log, "llama-cpp", backend_options={"model_path": str(tmp_path / "no.gguf")})
+    (record,) = log.last(1)
+    assert record.status == "error" and "ModelUnavailableError" in record.abstain_reason
