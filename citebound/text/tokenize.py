@@ -8,6 +8,7 @@ Tokens are case-folded so `Refund` and `refund` are the same word.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CITATION_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
@@ -16,6 +17,19 @@ _CITATION_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
 def tokens(text: str) -> list[str]:
     """Case-folded word tokens of `text`, in order."""
     return _WORD.findall(text.casefold().replace("’", "'"))
+
+
+def tokens_in_spans(text: str, spans: Sequence[tuple[int, int]]) -> list[list[str]]:
+    """`[tokens(text[s:e]) for s, e in spans]`, for spans cut at whitespace (e.g. sentences).
+
+    Folds the text once and reads each span in place rather than slicing and folding it again.
+    Offsets carry over only when folding maps every character to one (`ß` becomes `ss`), else slices.
+    """
+    folded = text.casefold().replace("’", "'")
+    if len(folded) != len(text):
+        return [tokens(text[s:e]) for s, e in spans]
+    findall = _WORD.findall  # the pattern has no lookaround, so pos/endpos read as a slice would
+    return [findall(folded, s, e) for s, e in spans]
 
 
 def token_spans(text: str) -> list[tuple[str, int, int]]:

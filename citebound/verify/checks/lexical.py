@@ -18,6 +18,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from citebound.text.numbers import (
     _NUMBER_WORDS,
@@ -31,7 +32,7 @@ from citebound.text.numbers import (
 )
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import strip_citation_markers, tokens
+from citebound.text.tokenize import strip_citation_markers, tokens, tokens_in_spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +68,16 @@ def stemmed_terms(text: str) -> Terms:
 
 @dataclass(frozen=True, slots=True)
 class SourceProfile:
-    """What the checks need of one source, computed once per text: its terms and its numbers."""
+    """What the checks need of one source, computed in one reading of the text (then cached): its
+    terms, numbers and word pairs, and its sentences with the terms of each (for evidence windows)."""
 
     terms: frozenset[str]
     number_keys: frozenset[str]
     number_values: tuple[float, ...]
     pairs: frozenset[tuple[str, str]]
-    word_stems: dict[str, str]  # each content word of the source -> its stem (reused by windows)
+    word_stems: dict[str, str]  # each content word of the source -> its stem
+    sentences: tuple[tuple[int, int], ...]
+    sentence_terms: tuple[frozenset[str], ...]
 
 
 def _not(tok: str) -> str:
@@ -93,29 +97,65 @@ def _pair_unit(tok: str) -> str:
     return m.group(1) if m else stem(_not(tok))
 
 
+# Token -> (pair unit, word stem), shared by all texts: sources repeat a vocabulary of a few thousand
+# words, and a dict hit is cheaper than the ordinal regex plus the stemmer. Bounded like stem's cache.
+_TOKEN_STEMS: dict[str, tuple[str, str]] = {}
+_MAX_TOKEN_STEMS = 200_000
+
+
+def _token_stems(tok: str) -> tuple[str, str]:
+    """(how `tok` enters a word pair, the stem it counts as a term under), cached."""
+    hit = _TOKEN_STEMS.get(tok)
+    if hit is None:
+        hit = (_pair_unit(tok), stem(_not(tok)))
+        if len(_TOKEN_STEMS) < _MAX_TOKEN_STEMS:
+            _TOKEN_STEMS[tok] = hit
+    return hit
+
+
 def _stems(toks: list[str]) -> dict[str, str]:
     """Each distinct non-stop token -> its pair unit (computed once, however often it occurs)."""
-    return {t: _pair_unit(t) for t in set(toks) - STOP_WORDS}
+    return {t: _token_stems(t)[0] for t in set(toks) - STOP_WORDS}
 
 
 def _pairs(toks: list[str], stems: dict[str, str] | None = None) -> frozenset[tuple[str, str]]:
     """Adjacent content-word stems once stop words are dropped ("refund within 30 days" -> (refund, 30),
     (30, day)): word order and phrase evidence that a bag of words cannot see."""
     stems = _stems(toks) if stems is None else stems
-    seq = [stems[t] for t in toks if t in stems]
-    return frozenset(zip(seq, seq[1:]))
+    seq = [unit for unit in map(stems.get, toks) if unit is not None]  # stop words have no unit
+    return frozenset(zip(seq, islice(seq, 1, None)))
 
 
 @lru_cache(maxsize=4096)
 def stemmed_profile(text: str) -> SourceProfile:
-    """A source read leniently: stemmed content words plus every reading of every number."""
+    """A source read leniently: stemmed content words plus every reading of every number.
+
+    The text is tokenised once, sentence by sentence: sentences are cut only at whitespace and cover
+    every other character, so their tokens, in order, are exactly `tokens(text)`.
+    """
     mentions = source_numbers(text)
-    keys = frozenset(k for n in mentions for k in n.keys)
-    toks = tokens(text)
-    stems = _stems(toks)
-    word_stems = {tok: stem(_not(tok)) for tok in stems if tok not in _NUMBER_WORDS}
+    mention_keys = [n.keys for n in mentions]  # a property that builds a set: read it once
+    keys = frozenset(k for ks in mention_keys for k in ks)
+    spans = tuple(sentence_spans(text)) or ((0, len(text)),)
+    per_sentence_tokens = tokens_in_spans(text, spans)
+    toks = [t for sentence in per_sentence_tokens for t in sentence]
+    cached = _TOKEN_STEMS.get  # inline the cache hit: one call per distinct word adds up on long texts
+    both = {t: cached(t) or _token_stems(t) for t in set(toks) - STOP_WORDS}
+    pair_units = {t: units[0] for t, units in both.items()}
+    word_stems = {t: units[1] for t, units in both.items() if t not in _NUMBER_WORDS}
+    terms = frozenset(word_stems.values()) | keys
+    if len(spans) == 1:  # one sentence: its terms are the text's
+        per_sentence: tuple[frozenset[str], ...] = (terms,)
+    else:
+        starts = [n.start for n in mentions]
+        per_sentence = tuple(
+            frozenset({word_stems[w] for w in sentence if w in word_stems}).union(
+                *mention_keys[bisect_left(starts, s) : bisect_left(starts, e)]
+            )
+            for (s, e), sentence in zip(spans, per_sentence_tokens)
+        )
     values = tuple(v for n in mentions for v in n.values)
-    return SourceProfile(frozenset(word_stems.values()) | keys, keys, values, _pairs(toks, stems), word_stems)
+    return SourceProfile(terms, keys, values, _pairs(toks, pair_units), word_stems, spans, per_sentence)
 
 
 @lru_cache(maxsize=8192)
@@ -133,25 +173,20 @@ def source_stemmed_terms(text: str) -> frozenset[str]:
     return stemmed_profile(text).terms
 
 
-@lru_cache(maxsize=1024)
 def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
-    """The sentences of `text` (offsets) and the terms of each, cached: evidence windows are built
-    from these, and a source is usually checked against several claims."""
+    """The sentences of `text` (offsets) and the terms of each: evidence windows are built from these."""
+    if stemming:
+        profile = stemmed_profile(text)
+        return profile.sentences, profile.sentence_terms
+    return _plain_sentence_terms(text)
+
+
+@lru_cache(maxsize=1024)
+def _plain_sentence_terms(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
     if len(spans) == 1:  # one sentence: its terms are the text's
-        return spans, (stemmed_profile(text).terms if stemming else plain_terms(text).terms,)
-    if not stemming:
-        return spans, tuple(frozenset(set(tokens(text[s:e])) - STOP_WORDS) for s, e in spans)
-    mentions = source_numbers(text)
-    starts = [n.start for n in mentions]
-    word_stems = stemmed_profile(text).word_stems
-    per_sentence = []
-    for s, e in spans:
-        words = set(tokens(text[s:e])) - STOP_WORDS - _NUMBER_WORDS
-        terms = {word_stems.get(w) or stem(_not(w)) for w in words}
-        terms.update(k for n in mentions[bisect_left(starts, s) : bisect_left(starts, e)] for k in n.keys)
-        per_sentence.append(frozenset(terms))
-    return spans, tuple(per_sentence)
+        return spans, (plain_terms(text).terms,)
+    return spans, tuple(frozenset(set(tokens(text[s:e])) - STOP_WORDS) for s, e in spans)
 
 
 @lru_cache(maxsize=8192)
