@@ -45,6 +45,16 @@ def fail(message: str) -> "typer.Exit":
     return typer.Exit(2)
 
 
+# typer >= 0.20 vendors click as `typer._click`; its exceptions are not click's, so catch both.
+_ABORTS: tuple[type[BaseException], ...] = (click.exceptions.Abort, getattr(typer, "Abort", click.exceptions.Abort))
+try:
+    from typer._click.exceptions import ClickException as _TyperClickException
+
+    _CLICK_ERRORS: tuple[type[BaseException], ...] = (click.ClickException, _TyperClickException)
+except ImportError:  # older typer: plain click
+    _CLICK_ERRORS = (click.ClickException,)
+
+
 def main(argv: list[str] | None = None) -> None:
     _register_commands()
     try:
@@ -52,10 +62,10 @@ def main(argv: list[str] | None = None) -> None:
     except CiteboundError as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
         sys.exit(2)
-    except click.exceptions.Abort:
+    except _ABORTS:
         err_console.print("aborted")
         sys.exit(130)
-    except click.ClickException as exc:  # usage errors: click's own one-line message
+    except _CLICK_ERRORS as exc:  # usage errors: click's own one-line message
         exc.show()
         sys.exit(exc.exit_code)
     except (OSError, UnicodeDecodeError) as exc:  # a file we could not read: still one line, no traceback

@@ -161,8 +161,8 @@ def register(app: typer.Typer) -> None:
                 if as_json:
                     typer.echo(json.dumps([asdict(r) for r in records], ensure_ascii=False, indent=2))
                     return
-                for r in records:
-                    console.print(f"{r.id[:12]}  {r.created_at}  {r.status:<9}  {escape(r.question[:70])}")
+                for r in records:  # plain lines, never wrapped: easy to cut/grep
+                    typer.echo(f"{r.id[:12]}  {r.created_at}  {r.status:<9}  {r.question[:70]}")
                 return
             record = log.get(request_id)
         if as_json:
