@@ -86,7 +86,7 @@ def find_injections(source_id: str, text: str) -> list[InjectionFlag]:
     for name, pattern in INJECTION_PATTERNS:
         for m in pattern.finditer(text):
             lo, hi = max(0, m.start() - 30), min(len(text), m.end() + 30)
-            flags.append(InjectionFlag(source_id, name, m.start(), m.end(), text[lo:hi].strip()))
+            flags.append(InjectionFlag(source_id, name, m.start(), m.end(), " ".join(text[lo:hi].split())))
     return sorted(flags, key=lambda f: (f.start, f.pattern))
 
 
