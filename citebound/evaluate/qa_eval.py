@@ -344,6 +344,15 @@ def format_summary(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _risk_at(points: list[dict[str, float]], grid: list[float]) -> list[float]:
+    """A risk-coverage curve read at the given coverages (linear interpolation between its points)."""
+    pts = sorted((p["coverage"], p["risk"]) for p in points if p["coverage"] > 0)
+    if not pts:
+        return [0.0 for _ in grid]
+    xs, ys = zip(*pts)
+    return [round(float(np.interp(g, xs, ys)), 4) for g in grid]
+
+
 def write_html(result: QAEvalResult, path: str | Path) -> tuple[Path, Path]:
     from citebound.evaluate.report import Plot, Section, write_report
 
@@ -356,14 +365,10 @@ def write_html(result: QAEvalResult, path: str | Path) -> tuple[Path, Path]:
     ]
     answers = [{k: s[k] for k in ("answer_recall", "citation_accuracy", "retrieval_recall", "groundedness",
                                   "citation_precision", "citation_recall", "claims_removed", "coverage")}]
-    curves = [Plot("line", "Risk–coverage (lower is better)",
-                   x=[p["coverage"] for p in s["risk_coverage"]["system"]],
-                   series={"system": [p["risk"] for p in s["risk_coverage"]["system"]]},
-                   xlabel="coverage", ylabel="risk"),
-              Plot("line", "Risk–coverage of the naive baseline",
-                   x=[p["coverage"] for p in s["risk_coverage"]["baseline"]],
-                   series={"baseline": [p["risk"] for p in s["risk_coverage"]["baseline"]]},
-                   xlabel="coverage", ylabel="risk")]
+    grid = [round(0.05 * i, 2) for i in range(1, 21)]
+    curves = [Plot("line", "Risk–coverage, system vs naive baseline (lower is better)", x=grid,
+                   series={name: _risk_at(s["risk_coverage"][name], grid) for name in ("system", "baseline")},
+                   xlabel="coverage (share of questions answered)", ylabel="risk (share of answers wrong)")]
     sections = [
         Section("Answers", text=f"Split: {s['split']} ({s['data']}); {s['questions']} questions; "
                                 f"backend {s['backend']}.", table=answers),
