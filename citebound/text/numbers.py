@@ -18,6 +18,7 @@ larger source value instead of demanding the exact one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -93,7 +94,10 @@ _HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|
 
 
 def canonical(value: float) -> str:
-    """The key of a numeric value: integers without a decimal point, others to 6 significant digits."""
+    """The key of a numeric value: integers without a decimal point, others to 6 significant digits.
+    Digits beyond a float's range (a 400-digit run) read as infinity: key "∞", never an error."""
+    if math.isinf(value):
+        return "∞"
     rounded = round(value)
     if abs(value - rounded) <= 1e-9 * max(1.0, abs(value)):
         return str(int(rounded))

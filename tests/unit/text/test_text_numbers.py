@@ -163,3 +163,18 @@ def _spell(n: int) -> str:
 def test_spelled_out_numbers_equal_their_digits(n):
     text = f"It has {_spell(n)} parts."
     assert [m.keys for m in extract_numbers(text)] == [frozenset({str(n)})], text
+
+
+def test_digits_beyond_float_range_give_a_key_and_a_verdict_not_an_error():
+    huge = "9" * 400
+    assert number_keys(f"a run of {huge} nines") == {"∞"}
+    verdict = check_claim("There are 5 items.", ["S1"], {"S1": f"Item count: {huge}."})
+    assert verdict.label == "unsupported" and "5" in verdict.reason
+
+
+@pytest.mark.parametrize("text", ["0.000001", "1e5", "5.5 billion", "99th", "12 am", "$3bn", "9" * 400, "4.990"])
+def test_number_keys_are_never_all_letters(text):
+    # The lexical check skips reading a source's numbers for claims whose terms are all letters
+    # (checks/lexical.py); that is exact only while no key can be spelled with letters alone.
+    found = number_keys(text)
+    assert found and not any(k.isalpha() for k in found)
