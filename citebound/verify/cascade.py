@@ -83,12 +83,13 @@ class Cascade:
     def claim_terms(self, claim: str) -> Terms:
         return stemmed_terms(claim) if self.stemming else plain_terms(claim)
 
-    def source_terms(self, source: str) -> frozenset[str]:
-        return source_stemmed_terms(source) if self.stemming else source_plain_terms(source)
+    def source_terms(self, source: str, terms: Terms | None = None) -> frozenset[str]:
+        """The source's terms (given the claim's `terms`, only those it could match: see lexical.py)."""
+        return source_stemmed_terms(source, terms) if self.stemming else source_plain_terms(source)
 
     def window(self, source: str, terms: Terms) -> tuple[float, int, int]:
         """The best evidence window of `source` for these claim terms: (share, start, end)."""
-        sentences, per_sentence = sentence_terms(source, self.stemming)
+        sentences, per_sentence = sentence_terms(source, self.stemming, terms)
         return best_window(sentences, per_sentence, terms.terms, max_sentences=self.window_sentences)
 
     def label_for(self, score: float, blocked: bool = False) -> Label:
@@ -101,7 +102,7 @@ class Cascade:
     def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
         """Check `claim` (markers already removed) against the text of one source."""
         terms = self.claim_terms(claim)
-        doc_share, missing_terms = support_fraction(terms, self.source_terms(source))
+        doc_share, missing_terms = support_fraction(terms, self.source_terms(source, terms))
         if self.numbers:
             blocked = self._numbers_check(claim, source_id, source, doc_share, missing_terms)
             if blocked is not None:
@@ -112,8 +113,11 @@ class Cascade:
 
     def _numbers_check(self, claim: str, source_id: str, source: str, doc_share: float,
                        missing_terms: list[str]) -> SourceCheck | None:  # fmt: skip
+        stated = claim_numbers(claim)
+        if not stated:  # nothing to look for: skip reading the source's numbers
+            return None
         profile = stemmed_profile(source)
-        absent = missing_numbers(claim_numbers(claim), profile.number_keys, profile.number_values)
+        absent = missing_numbers(stated, profile.number_keys, profile.number_values)
         if not absent:
             return None
         named = tuple(describe(n) for n in absent)

@@ -17,7 +17,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import islice
 
 from citebound.text.numbers import (
@@ -66,18 +66,56 @@ def stemmed_terms(text: str) -> Terms:
     return Terms(frozenset(surface), surface)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False)
 class SourceProfile:
-    """What the checks need of one source, computed in one reading of the text (then cached): its
-    terms, numbers and word pairs, and its sentences with the terms of each (for evidence windows)."""
+    """What the checks need of one source, from one reading of the text (cached per text): its terms,
+    numbers and word pairs, and its sentences with the terms of each (for evidence windows).
 
-    terms: frozenset[str]
-    number_keys: frozenset[str]
-    number_values: tuple[float, ...]
+    The number parts are read on first use: reading numbers is the dearest step on a long source, and
+    a claim that states no number and has no term written in digits never needs them (number keys
+    are always written with a digit or "∞", so they cannot equal an all-letter word stem).
+    """
+
+    text: str
+    word_terms: frozenset[str]  # the stems of the source's content words (no numbers)
     pairs: frozenset[tuple[str, str]]
     word_stems: dict[str, str]  # each content word of the source -> its stem
     sentences: tuple[tuple[int, int], ...]
-    sentence_terms: tuple[frozenset[str], ...]
+    sentence_words: tuple[frozenset[str], ...]  # per sentence, as word_terms
+
+    @cached_property
+    def _mentions(self) -> tuple[NumberMention, ...]:
+        return source_numbers(self.text)
+
+    @cached_property
+    def number_keys(self) -> frozenset[str]:
+        return frozenset(k for n in self._mentions for k in n.keys)
+
+    @cached_property
+    def number_values(self) -> tuple[float, ...]:
+        return tuple(v for n in self._mentions for v in n.values)
+
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        """Word stems plus every reading of every number."""
+        return self.word_terms | self.number_keys
+
+    @cached_property
+    def sentence_terms(self) -> tuple[frozenset[str], ...]:
+        if len(self.sentences) == 1:  # one sentence: its terms are the text's
+            return (self.terms,)
+        mentions = self._mentions
+        starts = [n.start for n in mentions]
+        keys = [n.keys for n in mentions]  # a property that builds a set: read it once
+        return tuple(
+            words.union(*keys[bisect_left(starts, s) : bisect_left(starts, e)])
+            for (s, e), words in zip(self.sentences, self.sentence_words)
+        )
+
+
+def _may_name_a_number(claim: Terms) -> bool:
+    """Whether a claim term could equal a number key: only a term that is not all letters can."""
+    return not all(map(str.isalpha, claim.terms))
 
 
 def _not(tok: str) -> str:
@@ -133,9 +171,6 @@ def stemmed_profile(text: str) -> SourceProfile:
     The text is tokenised once, sentence by sentence: sentences are cut only at whitespace and cover
     every other character, so their tokens, in order, are exactly `tokens(text)`.
     """
-    mentions = source_numbers(text)
-    mention_keys = [n.keys for n in mentions]  # a property that builds a set: read it once
-    keys = frozenset(k for ks in mention_keys for k in ks)
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
     per_sentence_tokens = tokens_in_spans(text, spans)
     toks = [t for sentence in per_sentence_tokens for t in sentence]
@@ -143,19 +178,14 @@ def stemmed_profile(text: str) -> SourceProfile:
     both = {t: cached(t) or _token_stems(t) for t in set(toks) - STOP_WORDS}
     pair_units = {t: units[0] for t, units in both.items()}
     word_stems = {t: units[1] for t, units in both.items() if t not in _NUMBER_WORDS}
-    terms = frozenset(word_stems.values()) | keys
-    if len(spans) == 1:  # one sentence: its terms are the text's
-        per_sentence: tuple[frozenset[str], ...] = (terms,)
+    words = frozenset(word_stems.values())
+    if len(spans) == 1:
+        per_sentence: tuple[frozenset[str], ...] = (words,)
     else:
-        starts = [n.start for n in mentions]
         per_sentence = tuple(
-            frozenset({word_stems[w] for w in sentence if w in word_stems}).union(
-                *mention_keys[bisect_left(starts, s) : bisect_left(starts, e)]
-            )
-            for (s, e), sentence in zip(spans, per_sentence_tokens)
+            frozenset([word_stems[w] for w in sentence if w in word_stems]) for sentence in per_sentence_tokens
         )
-    values = tuple(v for n in mentions for v in n.values)
-    return SourceProfile(terms, keys, values, _pairs(toks, pair_units), word_stems, spans, per_sentence)
+    return SourceProfile(text, words, _pairs(toks, pair_units), word_stems, spans, per_sentence)
 
 
 @lru_cache(maxsize=8192)
@@ -169,20 +199,31 @@ def pair_share(claim: frozenset[tuple[str, str]], source: frozenset[tuple[str, s
     return len(claim & source), len(claim)
 
 
-def source_stemmed_terms(text: str) -> frozenset[str]:
-    return stemmed_profile(text).terms
+def source_stemmed_terms(text: str, claim: Terms | None = None) -> frozenset[str]:
+    """The source's terms; given the `claim`, only those it could match (the same share either way),
+    so a claim with no number in it spares reading the source's numbers."""
+    profile = stemmed_profile(text)
+    return profile.terms if claim is None or _may_name_a_number(claim) else profile.word_terms
 
 
-def sentence_terms(text: str, stemming: bool = True) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
-    """The sentences of `text` (offsets) and the terms of each: evidence windows are built from these."""
-    if stemming:
-        profile = stemmed_profile(text)
+Sentences = tuple[tuple[int, int], ...]
+
+
+def sentence_terms(
+    text: str, stemming: bool = True, claim: Terms | None = None
+) -> tuple[Sentences, tuple[frozenset[str], ...]]:
+    """The sentences of `text` (offsets) and the terms of each: evidence windows are built from these.
+    Given the `claim`, as in `source_stemmed_terms`."""
+    if not stemming:
+        return _plain_sentence_terms(text)
+    profile = stemmed_profile(text)
+    if claim is None or _may_name_a_number(claim):
         return profile.sentences, profile.sentence_terms
-    return _plain_sentence_terms(text)
+    return profile.sentences, profile.sentence_words
 
 
 @lru_cache(maxsize=1024)
-def _plain_sentence_terms(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[frozenset[str], ...]]:
+def _plain_sentence_terms(text: str) -> tuple[Sentences, tuple[frozenset[str], ...]]:
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
     if len(spans) == 1:  # one sentence: its terms are the text's
         return spans, (plain_terms(text).terms,)
