@@ -9,6 +9,7 @@ quotes, dashes). Either way `normalize_for_match(passage[start:end]) == normaliz
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from collections.abc import Set as AbstractSet
 
 
 def _fold(char: str) -> str:
@@ -61,6 +62,14 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
     return None
 
 
+def _found_in(terms: Collection[str], wanted: frozenset[str]) -> AbstractSet[str]:
+    """The wanted terms among `terms`. A dict (the lexical check's cached sets, see checks/lexical.py)
+    is probed with the few wanted terms instead of being walked."""
+    if isinstance(terms, dict):
+        return terms.keys() & wanted
+    return wanted.intersection(terms)
+
+
 def best_window(
     sentences: Sequence[tuple[int, int]],
     sentence_terms: Sequence[Collection[str]],
@@ -77,15 +86,17 @@ def best_window(
         return 0.0, 0, 0
     if not claim_terms:
         return 0.0, sentences[0][0], sentences[0][1]
-    wanted = set(claim_terms)
-    found = [wanted.intersection(t) for t in sentence_terms]
-    best = (-1.0, 0, 0)
+    wanted = frozenset(claim_terms)
+    found = [_found_in(t, wanted) for t in sentence_terms]
+    sizes = [len(f) for f in found]
+    best = (-1, 0, 0)  # (terms covered, start, end): counts compare as the shares they divide into
     for length in range(1, max_sentences + 1):  # shorter windows first: a tie keeps the shorter one
         for i in range(len(sentences) - length + 1):
-            covered = set().union(*found[i : i + length])
-            share = len(covered) / len(wanted)
-            if share > best[0]:
-                best = (share, sentences[i][0], sentences[i + length - 1][1])
-        if best[0] == 1.0:
+            if sum(sizes[i : i + length]) <= best[0]:
+                continue  # cannot cover more than the best so far: skip building the union
+            covered = sizes[i] if length == 1 else len(set().union(*found[i : i + length]))
+            if covered > best[0]:
+                best = (covered, sentences[i][0], sentences[i + length - 1][1])
+        if best[0] == len(wanted):
             break
-    return best
+    return best[0] / len(wanted), best[1], best[2]

@@ -61,7 +61,7 @@ def reference_profile(text: str) -> dict:
         )
     return {
         "terms": terms, "number_keys": keys, "number_values": tuple(v for n in mentions for v in n.values),
-        "pairs": frozenset(zip(seq, seq[1:])), "word_stems": word_stems, "sentences": spans,
+        "pairs": frozenset(f"{a} {b}" for a, b in zip(seq, seq[1:])), "word_stems": word_stems, "sentences": spans,
         "sentence_terms": per_sentence,
     }  # fmt: skip
 
@@ -92,7 +92,7 @@ def reference_verdict(claim: str, evidence: str, threshold: float = 0.8) -> tupl
     w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], terms.terms)
     fraction = (doc_share + w_share) / 2
     pairs = claim_pairs(text)
-    score = 0.75 * fraction + 0.25 * (len(pairs & source["pairs"]) / len(pairs) if pairs else 1.0)
+    score = 0.75 * fraction + 0.25 * (len(set(pairs) & source["pairs"]) / len(pairs) if pairs else 1.0)
     if missing_negations(text, evidence[start:end]):
         score *= NEGATION_FACTOR
     label = "unsupported" if score < 0.5 else "supported" if score >= threshold else "partial"
@@ -101,8 +101,12 @@ def reference_verdict(claim: str, evidence: str, threshold: float = 0.8) -> tupl
 
 # -- the comparisons -------------------------------------------------------------------------------
 def _profile_fields(text: str) -> dict:
+    """The profile's fields; it keeps its sets as dicts (see checks/lexical.py): compare them as sets."""
     p = stemmed_profile(text)
-    return {name: getattr(p, name) for name in reference_profile("").keys()}
+    fields = {name: getattr(p, name) for name in reference_profile("").keys()}
+    fields["terms"], fields["pairs"] = frozenset(p.terms), frozenset(p.pairs)
+    fields["sentence_terms"] = tuple(frozenset(t) for t in p.sentence_terms)
+    return fields
 
 
 def _dev_rows(per_set: int) -> list[dict]:
