@@ -54,7 +54,7 @@ class OpenAICompatBackend(Backend):
     def model(self) -> str:
         model = self.options.model or os.environ.get("CITEBOUND_OPENAI_MODEL")
         if not model:
-            raise BackendError("no model named for the openai backend: pass --model (option `model`) or set "
+            raise BackendError("no model named for the openai backend: pass -o model=NAME or set "
                                "CITEBOUND_OPENAI_MODEL")
         return model
 
@@ -104,7 +104,7 @@ class OpenAICompatBackend(Backend):
                 continue
             except httpx.TransportError as exc:
                 last_problem = (f"cannot reach {url} ({type(exc).__name__}: {exc}); is the server running? "
-                                "Set CITEBOUND_OPENAI_BASE_URL or --base-url")
+                                "Set CITEBOUND_OPENAI_BASE_URL or -o base_url=URL")
                 continue
             status = response.status_code
             if status == 200:
@@ -118,7 +118,7 @@ class OpenAICompatBackend(Backend):
                 body = {k: v for k, v in body.items() if k != "response_format"}
                 return self._post(path, body)
             if status in (401, 403):
-                raise BackendError(f"{url} refused the request ({status}): set OPENAI_API_KEY or --api-key")
+                raise BackendError(f"{url} refused the request ({status}): set OPENAI_API_KEY or -o api_key=KEY")
             if status == 404:
                 raise BackendError(f"{url} not found (404): check the base URL (it usually ends in /v1) "
                                    f"and the model name {body.get('model')!r}")
