@@ -146,7 +146,9 @@ class AuditLog:
         try:
             prev_hash = None
             if self.hash_chain:
-                row = db.execute("SELECT hash FROM requests ORDER BY seq DESC LIMIT 1").fetchone()
+                row = db.execute(
+                    "SELECT hash FROM requests WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1"
+                ).fetchone()
                 prev_hash = row[0] if row else None
                 record = replace(record, prev_hash=prev_hash, hash=record.content_hash(prev_hash))
             else:

@@ -112,3 +112,12 @@ def test_hash_chain_off_writes_no_hashes(tmp_path):
     log = AuditLog(tmp_path / "a.sqlite3", hash_chain=False)
     rec = log.write(make_record("x"))
     assert rec.hash is None and log.verify() == []
+
+
+def test_chain_skips_records_written_without_hashing(tmp_path):
+    path = tmp_path / "a.sqlite3"
+    AuditLog(path).write(make_record("h1"))
+    AuditLog(path, hash_chain=False).write(make_record("plain"))
+    log = AuditLog(path)
+    third = log.write(make_record("h2"))
+    assert third.prev_hash == log.get("h1").hash and log.verify() == []
