@@ -69,8 +69,20 @@ def stemmed_terms(text: str) -> Terms:
 # A cached source's term sets are dicts with None values, not frozensets: a dict that holds only strings
 # is invisible to Python's cyclic garbage collector, a set never is, and every full collection walked
 # every element of every cached source's sets again (a quarter of the checking time on long sources).
-# `in` reads them the same way. Word pairs are kept as "stem stem" strings for the same reason.
+# `in` reads them the same way. A source's word pairs are one string for the same reason (WordPairs).
 StrSet = dict[str, None]
+
+
+@dataclass(frozen=True, slots=True)
+class WordPairs:
+    """A source's adjacent content stems as one string, " u1 u2 u3 ... ": the pair "a b" occurs iff
+    " a b " is a substring, since stems hold no spaces. One join per source; a substring search per
+    claim pair is cheaper than hashing every pair of a long source that no claim will ask about."""
+
+    units: str
+
+    def __contains__(self, pair: str) -> bool:
+        return f" {pair} " in self.units
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +97,7 @@ class SourceProfile:
 
     text: str
     word_terms: StrSet  # the stems of the source's content words (no numbers)
-    pairs: StrSet  # adjacent content stems, "stem stem" (see _pairs)
+    pairs: WordPairs
     word_stems: dict[str, str]  # each content word of the source -> its stem
     sentences: tuple[tuple[int, int], ...]
     sentence_words: tuple[StrSet, ...]  # per sentence, as word_terms
@@ -163,13 +175,12 @@ def _stems(toks: list[str]) -> dict[str, str]:
     return {t: _token_stems(t)[0] for t in set(toks) - STOP_WORDS}
 
 
-def _pairs(toks: list[str], stems: dict[str, str] | None = None) -> StrSet:
-    """Adjacent content-word stems once stop words are dropped ("refund within 30 days" -> "refund 30",
-    "30 day"): word order and phrase evidence that a bag of words cannot see. Stems hold no space, so
-    the joined string names the pair exactly."""
+def _pair_units(toks: list[str], stems: dict[str, str] | None = None) -> list[str]:
+    """The tokens as they enter word pairs, stop words dropped ("refund within 30 days" -> refund, 30,
+    day): adjacent units make the pairs ("refund 30", "30 day"), word order and phrase evidence that a
+    bag of words cannot see."""
     stems = _stems(toks) if stems is None else stems
-    seq = [unit for unit in map(stems.get, toks) if unit is not None]  # stop words have no unit
-    return dict.fromkeys([f"{a} {b}" for a, b in zip(seq, islice(seq, 1, None))])
+    return [unit for unit in map(stems.get, toks) if unit is not None]  # stop words have no unit
 
 
 @lru_cache(maxsize=4096)
@@ -190,22 +201,26 @@ def stemmed_profile(text: str) -> SourceProfile:
     if len(spans) == 1:
         per_sentence: tuple[StrSet, ...] = (words,)
     else:
-        per_sentence = tuple(
-            dict.fromkeys([word_stems[w] for w in sentence if w in word_stems])
-            for sentence in per_sentence_tokens
-        )
-    return SourceProfile(text, words, _pairs(toks, pair_units), word_stems, spans, per_sentence)
+        sentence_words = []
+        for sentence in per_sentence_tokens:
+            found = dict.fromkeys(map(word_stems.get, sentence))  # looked up in C, not a Python loop
+            found.pop(None, None)  # type: ignore[call-overload]  # stop words and number words
+            sentence_words.append(found)
+        per_sentence = tuple(sentence_words)
+    pairs = WordPairs(f" {' '.join(_pair_units(toks, pair_units))} ")
+    return SourceProfile(text, words, pairs, word_stems, spans, per_sentence)
 
 
 @lru_cache(maxsize=8192)
-def claim_pairs(text: str) -> StrSet:
-    """The claim's adjacent content-stem pairs (see `_pairs`)."""
-    return _pairs(tokens(strip_citation_markers(text)))
+def claim_pairs(text: str) -> frozenset[str]:
+    """The claim's adjacent content-stem pairs, "stem stem" (see `_pair_units`)."""
+    units = _pair_units(tokens(strip_citation_markers(text)))
+    return frozenset(map(" ".join, zip(units, islice(units, 1, None))))
 
 
-def pair_share(claim: StrSet, source: StrSet) -> tuple[int, int]:
+def pair_share(claim: frozenset[str], source: WordPairs) -> tuple[int, int]:
     """(claim pairs found in the source, claim pairs)."""
-    return len(claim.keys() & source.keys()), len(claim)
+    return sum(pair in source for pair in claim), len(claim)
 
 
 def source_stemmed_terms(text: str, claim: Terms | None = None) -> StrSet:

@@ -61,7 +61,7 @@ def reference_profile(text: str) -> dict:
         )
     return {
         "terms": terms, "number_keys": keys, "number_values": tuple(v for n in mentions for v in n.values),
-        "pairs": frozenset(f"{a} {b}" for a, b in zip(seq, seq[1:])), "word_stems": word_stems, "sentences": spans,
+        "pairs": frozenset(zip(seq, seq[1:])), "word_stems": word_stems, "sentences": spans,
         "sentence_terms": per_sentence,
     }  # fmt: skip
 
@@ -92,7 +92,8 @@ def reference_verdict(claim: str, evidence: str, threshold: float = 0.8) -> tupl
     w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], terms.terms)
     fraction = (doc_share + w_share) / 2
     pairs = claim_pairs(text)
-    score = 0.75 * fraction + 0.25 * (len(set(pairs) & source["pairs"]) / len(pairs) if pairs else 1.0)
+    found_pairs = {tuple(pair.split(" ")) for pair in pairs} & source["pairs"]
+    score = 0.75 * fraction + 0.25 * (len(found_pairs) / len(pairs) if pairs else 1.0)
     if missing_negations(text, evidence[start:end]):
         score *= NEGATION_FACTOR
     label = "unsupported" if score < 0.5 else "supported" if score >= threshold else "partial"
@@ -104,7 +105,9 @@ def _profile_fields(text: str) -> dict:
     """The profile's fields; it keeps its sets as dicts (see checks/lexical.py): compare them as sets."""
     p = stemmed_profile(text)
     fields = {name: getattr(p, name) for name in reference_profile("").keys()}
-    fields["terms"], fields["pairs"] = frozenset(p.terms), frozenset(p.pairs)
+    fields["terms"] = frozenset(p.terms)
+    units = p.pairs.units.split()  # every adjacent pair of units is a pair of the source
+    fields["pairs"] = frozenset(zip(units, units[1:]))
     fields["sentence_terms"] = tuple(frozenset(t) for t in p.sentence_terms)
     return fields
 
