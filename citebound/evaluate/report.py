@@ -67,6 +67,8 @@ def _png(plot: Plot) -> str:
             for j, (name, values) in enumerate(plot.series.items()):
                 ax.bar([p + j * width - 0.4 + width / 2 for p in positions], list(values), width, label=name)
             ax.set_xticks(list(positions), [str(v) for v in plot.x], rotation=0)
+            top = max((v for vals in plot.series.values() for v in vals if math.isfinite(v)), default=1.0)
+            ax.set_ylim(0, top * 1.25 if top > 0 else 1.0)  # headroom so the legend never hides a bar
         elif plot.kind == "line":
             for name, values in plot.series.items():
                 ax.plot(list(plot.x) if plot.x else range(len(values)), list(values), marker="o", label=name)
