@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Iterator
 
 from citebound.errors import InputError
 
-MAX_FILE_BYTES = 100 * 1024 * 1024  # larger files are skipped: almost surely not a document
+MAX_FILE_BYTES = 100 * 1024 * 1024  # larger single-document files are skipped: almost surely not a document
 
 TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
@@ -103,7 +103,7 @@ def _read_file(path: Path, doc_id: str) -> Iterator[RawDocument | Skipped]:
         if size == 0:
             yield Skipped(str(path), "empty file")
             return
-        if size > MAX_FILE_BYTES:
+        if size > MAX_FILE_BYTES and suffix not in JSONL_SUFFIXES:  # JSONL is streamed, one document a line
             yield Skipped(str(path), f"file larger than {MAX_FILE_BYTES // 2**20} MB")
             return
         if suffix in JSONL_SUFFIXES:
