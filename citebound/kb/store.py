@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -68,17 +68,6 @@ class IngestReport:
             f"{len(self.added)} added, {len(self.updated)} new versions, {len(self.unchanged)} unchanged, "
             f"{len(self.skipped)} skipped; {self.chunks_added} new chunks; KB revision {self.revision}"
         )
-
-
-@dataclass
-class _Tally:
-    """Mutable counts while an ingest runs; frozen into an IngestReport at the end."""
-
-    added: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    updated: list[tuple[str, int]] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    chunks_added: int = 0
 
 
 @dataclass(frozen=True)
@@ -246,7 +235,8 @@ class KnowledgeBase:
         embed: bool = False,
         batch_docs: int = DEFAULT_BATCH_DOCS,
     ) -> IngestReport:
-        report = _Tally()
+        report = IngestReport()  # frozen, but its lists fill up as batches go
+        chunks_added = 0
         bar = None
         if progress:
             from tqdm import tqdm
@@ -260,26 +250,19 @@ class KnowledgeBase:
                 continue
             batch.append(item)
             if len(batch) >= batch_docs:
-                self._ingest_batch(batch, report)
+                chunks_added += self._ingest_batch(batch, report)
                 if bar is not None:
                     bar.update(len(batch))
                 batch = []
         if batch:
-            self._ingest_batch(batch, report)
+            chunks_added += self._ingest_batch(batch, report)
             if bar is not None:
                 bar.update(len(batch))
         if bar is not None:
             bar.close()
         if embed:
             self.ensure_vectors(progress=progress)
-        return IngestReport(
-            added=report.added,
-            unchanged=report.unchanged,
-            updated=report.updated,
-            skipped=report.skipped,
-            chunks_added=report.chunks_added,
-            revision=self.revision,
-        )
+        return replace(report, chunks_added=chunks_added, revision=self.revision)
 
     def _active_chunk_ids(self, doc_id: str) -> list[str]:
         return [
@@ -292,7 +275,8 @@ class KnowledgeBase:
             )
         ]
 
-    def _ingest_batch(self, batch: Sequence[RawDocument], report: _Tally) -> None:
+    def _ingest_batch(self, batch: Sequence[RawDocument], report: IngestReport) -> int:
+        """Ingest one batch in one transaction; record outcomes in `report`; return the new chunk count."""
         with self._lock:
             db = self.db
             db.execute("BEGIN IMMEDIATE")
@@ -301,6 +285,7 @@ class KnowledgeBase:
                 adds: dict[str, str] = {}
                 deletes: set[str] = set()
                 changed = False
+                new_chunks = 0
                 now = time.time()
                 for doc in batch:
                     digest = content_hash(doc.text)
@@ -344,7 +329,7 @@ class KnowledgeBase:
                             "VALUES (?, ?, ?, ?, ?, ?)",
                             (cid, doc.doc_id, span.start, span.end, text, content_hash(text)),
                         )
-                        report.chunks_added += cur.rowcount
+                        new_chunks += cur.rowcount
                         db.execute(
                             "INSERT INTO version_chunks (doc_id, version, ord, chunk_id) VALUES (?, ?, ?, ?)",
                             (doc.doc_id, version, ord_, cid),
@@ -369,7 +354,7 @@ class KnowledgeBase:
                     changed = True
                 if not changed:
                     db.execute("ROLLBACK")
-                    return
+                    return 0
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
                 db.execute("COMMIT")
             except BaseException:
@@ -378,6 +363,7 @@ class KnowledgeBase:
                 raise
             # SQLite is the source of truth; the index follows (and is re-synced on open if this dies).
             self.bm25.apply(adds.items(), deletes, revision)  # deletes run first, so re-adds survive
+            return new_chunks
 
     # -- remove ---------------------------------------------------------------------------------------
     def remove(self, doc_id: str) -> int:
