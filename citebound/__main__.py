@@ -1,0 +1,3 @@
+from citebound.cli import main
+
+main()
