@@ -210,6 +210,7 @@ def score_rows(rows: list[dict[str, Any]], settings: dict[str, Any],
         row["baseline_answered"] = row["evidence"] >= baseline_threshold
     answerable = [r for r in rows if r["answerable"]]
     answered = [r for r in rows if r["answered"]]
+    generated = [r for r in rows if r["n_claims"] and r["groundedness"] is not None]
 
     def mean(values: list[float]) -> float:
         return float(np.mean(values)) if values else 0.0
@@ -234,6 +235,11 @@ def score_rows(rows: list[dict[str, Any]], settings: dict[str, Any],
         "citation_precision": mean([r["citation_precision"] for r in answered if r["citation_precision"] is not None]),
         "citation_recall": mean([r["citation_recall"] for r in answered if r["citation_recall"] is not None]),
         "claims_removed": (sum(r["n_removed"] for r in answered) / max(1, sum(r["n_claims"] for r in answered))),
+        # Over every reply that made claims, including those whose claims were all removed (then the
+        # question is abstained on): how grounded the backend is before the policy cleans up.
+        "generated": len(generated),
+        "groundedness_generated": mean([r["groundedness"] for r in generated]),
+        "claims_removed_generated": sum(r["n_removed"] for r in generated) / max(1, sum(r["n_claims"] for r in generated)),
         "abstention": _rounded(abstention_scores([not r["answered"] for r in rows], [r["answerable"] for r in rows])),
         "baseline": {
             "signal": "best dense cosine of the retrieved sources",
@@ -254,7 +260,8 @@ def score_rows(rows: list[dict[str, Any]], settings: dict[str, Any],
         "aurc": {"system": aurc(system_conf, right), "baseline": aurc([r["evidence"] for r in rows], baseline_right)},
     }
     for key in ("answer_recall", "citation_accuracy", "retrieval_recall", "coverage", "groundedness",
-                "citation_precision", "citation_recall", "claims_removed"):
+                "citation_precision", "citation_recall", "claims_removed", "groundedness_generated",
+                "claims_removed_generated"):
         summary[key] = round(summary[key], 4)
     summary["aurc"] = {k: round(v, 4) for k, v in summary["aurc"].items()}
     summary["baseline"]["answer_recall"] = round(summary["baseline"]["answer_recall"], 4)
@@ -330,6 +337,8 @@ def format_summary(s: dict[str, Any]) -> str:
         f"answers:      groundedness {s['groundedness']:.4f}   citation precision {s['citation_precision']:.4f}"
         f"   citation recall {s['citation_recall']:.4f}   claims removed {s['claims_removed']:.4f}"
         f"   ({s['answered']} answered, coverage {s['coverage']:.4f})",
+        f"generated:    {s['generated']} replies made claims; groundedness before the policy "
+        f"{s['groundedness_generated']:.4f}, claims removed {s['claims_removed_generated']:.4f}",
         f"abstention:   precision {a['precision']:.4f}  recall {a['recall']:.4f}  F1 {a['f1']:.4f}"
         + (f"   (extractive threshold {s['extractive_threshold']})" if s.get("extractive_threshold") is not None
            else ""),
