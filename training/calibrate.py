@@ -26,7 +26,7 @@ from citebound.verify.checks.entailment import CALIBRATION_FILE, load_scorer
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims"
 SETS = ["scifact", "wice", "climate_fever", "summedits", "qags"]
-WEIGHTS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
+WEIGHTS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 
 
 def is_calibration_row(set_name: str, row_id: str) -> bool:
