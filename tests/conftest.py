@@ -11,3 +11,25 @@ def scripted_backend():
     from helpers.scripted import ScriptedBackend
 
     return ScriptedBackend()
+
+
+# Settings a developer's shell may carry that would make a test read or write outside its sandbox.
+_USER_SETTINGS = (
+    "CITEBOUND_KB", "CITEBOUND_GGUF", "CITEBOUND_JUDGE_CACHE", "CITEBOUND_JUDGE_BASE_URL",
+    "CITEBOUND_JUDGE_MODEL", "CITEBOUND_JUDGE_API_KEY", "CITEBOUND_OPENAI_BASE_URL",
+    "CITEBOUND_OPENAI_MODEL", "OPENAI_API_KEY",
+)
+
+
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("citebound-cache")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_caches(_session_cache, monkeypatch):
+    """Every cache (evaluation KBs, judge verdicts) goes to a fresh folder for the test run, never the
+    user's ~/.cache: a test must prove behaviour from a clean state, not pass on what an earlier run left."""
+    monkeypatch.setenv("CITEBOUND_CACHE", str(_session_cache))
+    for name in _USER_SETTINGS:
+        monkeypatch.delenv(name, raising=False)

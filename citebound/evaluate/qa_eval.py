@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from citebound.errors import InputError
+from citebound.evaluate.qa_data import load_questions as read_question_rows
 
 # The naive baseline's threshold on the best dense cosine of the retrieved sources. Chosen on
 # ../shared/data/qa/squad2/dev only, by `citebound calibrate extractive --data ../shared/data/qa/squad2/dev`
@@ -117,26 +118,10 @@ class QAEvalResult:
 
 
 def load_questions(data: Path, limit: int | None = None) -> list[dict[str, Any]]:
-    path = Path(data) / "questions.jsonl"
-    if not path.is_file() or not (Path(data) / "corpus.jsonl").is_file():
+    """The questions of a QA folder, which must also hold the corpus the questions are asked of."""
+    if not (Path(data) / "corpus.jsonl").is_file():
         raise InputError(f"{data} needs corpus.jsonl and questions.jsonl")
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                rows.append({"id": str(row["id"]), "question": str(row["question"]),
-                             "context_id": row.get("context_id"), "answerable": bool(row["answerable"]),
-                             "answers": [str(a) for a in row.get("answers") or []]})
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"{path}:{lineno}: not a question row ({exc})") from None
-            if limit is not None and len(rows) >= limit:
-                break
-    if not rows:
-        raise InputError(f"{path} has no questions")
-    return rows
+    return read_question_rows(data, limit)
 
 
 def run_questions(data: Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,

@@ -1,6 +1,6 @@
 """KBs built from labelled data sets (for evaluation and calibration), cached between runs.
 
-The cache lives in `$CITEBOUND_CACHE` (default `~/.cache/citebound`), one KB folder per corpus under
+The cache lives under `citebound.paths.cache_root()` (`$CITEBOUND_CACHE`, default `~/.cache/citebound`), one KB folder per corpus under
 `kb/<name>-<key>`, where the key hashes the corpus file's bytes, the chunking parameters and the chunker's version: the same
 data is never ingested or embedded twice, and changed data gets a fresh KB.
 """
@@ -8,12 +8,11 @@ data is never ingested or embedded twice, and changed data gets a fresh KB.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
+from citebound.paths import cache_root
 
-def cache_root() -> Path:
-    return Path(os.environ.get("CITEBOUND_CACHE") or Path.home() / ".cache" / "citebound")
+
 
 
 def file_hash(path: Path) -> str:

@@ -9,13 +9,13 @@ the target KB, per mode (objectives: see `citebound.retrieval.abstain`).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
 
 from citebound.errors import InputError
+from citebound.evaluate.qa_data import load_questions as read_question_rows
 from citebound.retrieval.abstain import (
     OBJECTIVES,
     SETTING_KEY,
@@ -28,20 +28,8 @@ from citebound.retrieval.abstain import (
 
 
 def load_questions(folder: Path) -> list[tuple[str, bool]]:
-    path = folder / "questions.jsonl"
-    if not path.is_file():
-        raise InputError(f"{folder}: questions.jsonl is missing")
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                out.append((str(row["question"]), bool(row["answerable"])))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise InputError(f"{path}:{lineno}: needs question and answerable ({exc})") from exc
-    return out
+    """(question, answerable) pairs of a labelled QA folder."""
+    return [(row["question"], row["answerable"]) for row in read_question_rows(folder)]
 
 
 def evidence_scores(retriever, questions: list[str], k: int, progress: bool = True) -> np.ndarray:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Literal
 
 from citebound.errors import InputError
+from citebound.paths import cache_root
 
 JudgeLabel = Literal["supported", "unsupported", "unverified"]
 PROMPT_VERSION = "rubric-v1"
@@ -91,8 +92,7 @@ def default_cache_dir() -> Path:
     env = os.environ.get("CITEBOUND_JUDGE_CACHE")
     if env:
         return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "citebound" / "judge"
+    return cache_root() / "judge"
 
 
 class LlmJudge:
