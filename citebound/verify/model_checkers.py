@@ -22,6 +22,7 @@ from typing import Any
 from citebound.verify.cascade import Cascade
 from citebound.verify.checks.base import SourceCheck
 from citebound.verify.checks.entailment import load_calibration, load_scorer
+from citebound.verify.spans import find_span
 
 _SCORERS: dict[str, object] = {}
 _LOCK = threading.Lock()
@@ -50,7 +51,9 @@ class ModelCascade(Cascade):
     """The cascade with the entailment model deciding after the ids and numbers checks.
 
     The deterministic stages run unchanged (a number the source does not state still blocks, with no
-    model call); then score = (1 - lexical_weight) * P(supported) + lexical_weight * the lexical score,
+    model call); a claim the source states word for word (find_span's normalisation) is supported as
+    stage "quote" without a model call, since a copied sentence is entailed by where it was copied
+    from and a small model's noise should not remove it; then score = (1 - lexical_weight) * P(supported) + lexical_weight * the lexical score,
     supported when score >= threshold. The verdict's stage is "numbers", "semantic" or "judge".
     """
 
@@ -58,6 +61,7 @@ class ModelCascade(Cascade):
     # optional LLM judge `(claim, passage) -> verdict with .label/.reason` (citebound.verify.judge.LlmJudge):
     # it sees the model's best window and has the last word; an "unverified" verdict leaves the model's.
     judge: Callable[[str, str], Any] | None = None
+    quote_shortcut: bool = True
 
     def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
         if self.semantic is None:
@@ -82,6 +86,9 @@ class ModelCascade(Cascade):
             )
             if lexical.stage != "lexical":  # blocked by a deterministic stage: it decides
                 return lexical
+        if self.quote_shortcut and (span := find_span(source, claim)) is not None:
+            return SourceCheck(source_id, "supported", 1.0, "quote",
+                               f"{source_id} states the claim word for word", span=span)
         p, start, end = self.semantic.best_window(claim, source)
         p = min(1.0, max(0.0, float(p)))
         name = getattr(self.semantic, "name", "model")
@@ -103,7 +110,7 @@ def model_checker(*, threshold: float | None = None, model: str | None = None, *
     settings = _settings("model", model)
     return ModelCascade(
         threshold=settings["threshold"] if threshold is None else threshold, partial_floor=0.0,
-        numbers=False, semantic=shared_scorer(model), name="model", **options,
+        numbers=False, quote_shortcut=False, semantic=shared_scorer(model), name="model", **options,
     )  # fmt: skip
 
 

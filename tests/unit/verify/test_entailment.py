@@ -62,6 +62,18 @@ def test_full_cascade_stops_a_wrong_number_before_the_model(full):
     assert v.stage == "numbers" and "10" in v.reason
 
 
+def test_full_cascade_supports_a_sentence_copied_from_its_source_without_the_model(full, model):
+    claim = "Gift cards can be bought at every till and never expire."
+    v = full.check_pair(claim, FILLER)
+    assert v.label == "supported" and v.stage == "quote", v.reason
+    assert FILLER[v.span[0] : v.span[1]] == claim
+    # the same copy with its case and spacing changed is still found, at offsets into the original
+    v = full.check_pair("gift cards can be  bought at every till, and never expire", FILLER)
+    assert v.stage == "quote" and FILLER[v.span[0] : v.span[1]] == claim[:-1]
+    # "model" is the entailment model alone: no shortcut, the model decides
+    assert model.check_pair(claim, FILLER).stage == "semantic"
+
+
 @pytest.mark.parametrize("name", ["model", "full"])
 def test_negated_claim_is_not_supported(name, request):
     checker = request.getfixturevalue(name)
