@@ -19,18 +19,24 @@ MAX_ANSWER_BYTES = 1_000_000  # an answer is a few paragraphs; megabytes mean th
 MAX_SOURCES_BYTES = 200_000_000
 
 
+def _read_at_most(stream, max_bytes: int | None) -> bytes:
+    return stream.read() if max_bytes is None else stream.read(max_bytes + 1)
+
+
 def read_text(path: str | Path, *, max_bytes: int | None, what: str) -> str:
     """Read UTF-8 text from `path` ("-" = standard input), refusing binary, non-UTF-8 and oversize."""
     try:
         if str(path) == "-":
-            data = sys.stdin.buffer.read() if max_bytes is None else sys.stdin.buffer.read(max_bytes + 1)
+            data = _read_at_most(sys.stdin.buffer, max_bytes)
         else:
             p = Path(path)
-            if not p.is_file():
-                raise InputError(f"{what} {str(path)!r} does not exist or is not a file")
-            if max_bytes is not None and p.stat().st_size > max_bytes:
-                raise InputError(f"{what} {str(path)!r} is larger than {max_bytes:,} bytes")
-            data = p.read_bytes()
+            if not p.exists():
+                raise InputError(f"{what} {str(path)!r} does not exist")
+            if p.is_dir():
+                raise InputError(f"{what} {str(path)!r} is a folder, not a file")
+            # read at most max_bytes + 1 rather than trusting stat(): pipes such as `<(cmd)` have no size
+            with p.open("rb") as fh:
+                data = _read_at_most(fh, max_bytes)
     except OSError as exc:
         raise InputError(f"cannot read {what} {str(path)!r}: {exc.strerror or exc}") from None
     if max_bytes is not None and len(data) > max_bytes:

@@ -59,3 +59,27 @@ def test_read_text_refuses_binary_non_utf8_and_oversize(tmp_path):
     with pytest.raises(InputError, match="larger than"):
         read_text(tmp_path / "big", max_bytes=100, what="answer")
     assert read_text(tmp_path / "bom", max_bytes=None, what="answer") == "hello"
+
+
+def test_read_text_takes_a_pipe_and_names_a_folder_or_missing_path(tmp_path):
+    """`--sources <(cmd)` hands over a FIFO, which has no size to stat: it must still be read, and capped."""
+    import os
+    import threading
+
+    fifo = tmp_path / "sources.fifo"
+    os.mkfifo(fifo)
+    payload = '{"S1": "Employees get 25 days of paid leave."}'
+
+    def write():
+        with open(fifo, "w", encoding="utf-8") as fh:
+            fh.write(payload)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert read_text(fifo, max_bytes=1000, what="sources") == payload
+    writer.join(timeout=5)
+
+    with pytest.raises(InputError, match="is a folder"):
+        read_text(tmp_path, max_bytes=None, what="answer")
+    with pytest.raises(InputError, match="does not exist"):
+        read_text(tmp_path / "nope.json", max_bytes=None, what="sources")
