@@ -81,11 +81,21 @@ def abstention_sentence() -> str:
     return DEFAULT_ABSTENTIONS[0]
 
 
+def _word_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """Widen [lo, hi) to whole words so an excerpt never starts or ends mid-word."""
+    lo, hi = max(0, lo), min(len(text), hi)
+    while lo > 0 and not text[lo - 1].isspace():
+        lo -= 1
+    while hi < len(text) and not text[hi].isspace():
+        hi += 1
+    return lo, hi
+
+
 def find_injections(source_id: str, text: str) -> list[InjectionFlag]:
     flags = []
     for name, pattern in INJECTION_PATTERNS:
         for m in pattern.finditer(text):
-            lo, hi = max(0, m.start() - 30), min(len(text), m.end() + 30)
+            lo, hi = _word_bounds(text, m.start() - 30, m.end() + 30)
             flags.append(InjectionFlag(source_id, name, m.start(), m.end(), " ".join(text[lo:hi].split())))
     return sorted(flags, key=lambda f: (f.start, f.pattern))
 
