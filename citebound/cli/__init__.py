@@ -39,12 +39,6 @@ def _register_commands() -> None:
         import_module(f"citebound.cli.{name}").register(app)
 
 
-def fail(message: str) -> "typer.Exit":
-    """Print a one-line error and return the exit to raise (exit code 2)."""
-    err_console.print(f"[bold red]error:[/] {message}")
-    return typer.Exit(2)
-
-
 # typer >= 0.20 vendors click as `typer._click`; its exceptions are not click's, so catch both.
 _ABORTS: tuple[type[BaseException], ...] = (click.exceptions.Abort, getattr(typer, "Abort", click.exceptions.Abort))
 try:
