@@ -109,7 +109,7 @@ def _table_html(rows: list[dict[str, Any]]) -> str:
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}
+table{border-collapse:collapse;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}
 pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}
 """
@@ -118,8 +118,6 @@ pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}
 def render_html(title: str, sections: Sequence[Section], meta: dict[str, Any] | None = None) -> str:
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"]
     parts.append(f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>")
-    if meta:
-        parts.append("<pre>" + html.escape(json.dumps(meta, indent=2, sort_keys=True, default=str)) + "</pre>")
     for section in sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         if section.text:
@@ -128,6 +126,9 @@ def render_html(title: str, sections: Sequence[Section], meta: dict[str, Any] | 
             parts.append(_table_html(section.table))
         for plot in section.plots:
             parts.append(f"<img alt='{html.escape(plot.title)}' src='data:image/png;base64,{_png(plot)}'>")
+    if meta:  # the run's settings and raw figures: there for the record, folded so the tables come first
+        parts.append("<details><summary>Run details (settings and raw figures)</summary><pre>"
+                     + html.escape(json.dumps(meta, indent=2, sort_keys=True, default=str)) + "</pre></details>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
