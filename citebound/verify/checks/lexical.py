@@ -14,11 +14,11 @@ support fraction = |claim terms found in the source| / |claim terms|.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain, islice
+from itertools import chain, compress, islice
 
 from citebound.text.numbers import (
     _NUMBER_WORDS,
@@ -31,7 +31,7 @@ from citebound.text.numbers import (
     source_numbers,
 )
 from citebound.text.sentences import sentence_spans
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, stem, stem_words
 from citebound.text.tokenize import strip_citation_markers, tokens, tokens_in_spans
 
 
@@ -99,16 +99,51 @@ class SourceProfile:
     word_terms: StrSet  # the stems of the source's content words (no numbers)
     pairs: WordPairs
     word_stems: dict[str, str]  # each content word of the source -> its stem
-    sentences: tuple[tuple[int, int], ...]
-    sentence_words: tuple[StrSet, ...]  # per sentence, as word_terms
+
+    @cached_property
+    def sentences(self) -> tuple[tuple[int, int], ...]:
+        return tuple(sentence_spans(self.text)) or ((0, len(self.text)),)
+
+    @cached_property
+    def sentence_words(self) -> tuple[StrSet, ...]:
+        """Per sentence, as word_terms (a long text's is built only if asked for: see
+        `claim_sentence_terms`)."""
+        spans = self.sentences
+        tokens_per_sentence = [] if len(spans) == 1 else tokens_in_spans(self.text, spans)
+        return _sentence_words(tokens_per_sentence, self.word_stems, self.word_terms)
+
+    def count_window_read(self) -> int:
+        """How many claims have now asked this source for evidence windows (this one included). Kept
+        outside the frozen fields: a race between threads only picks the other, equivalent, path."""
+        reads = self.__dict__.get("_window_reads", 0) + 1
+        self.__dict__["_window_reads"] = reads
+        return reads
+
+    @cached_property
+    def folded(self) -> str:
+        """The text as `tokens` reads it (case-folded, ’ as '), to find words in."""
+        return self.text.casefold().replace("’", "'")
+
+    @cached_property
+    def sentence_starts(self) -> list[int]:
+        return [s for s, _ in self.sentences]
 
     @cached_property
     def _mentions(self) -> tuple[NumberMention, ...]:
         return source_numbers(self.text)
 
     @cached_property
+    def key_starts(self) -> dict[str, list[int]]:
+        """Each number key -> where the mentions that carry it start (keys are computed once here)."""
+        out: dict[str, list[int]] = {}
+        for n in self._mentions:
+            for k in n.keys:
+                out.setdefault(k, []).append(n.start)
+        return out
+
+    @cached_property
     def number_keys(self) -> frozenset[str]:
-        return frozenset(k for n in self._mentions for k in n.keys)
+        return frozenset(self.key_starts)
 
     @cached_property
     def number_values(self) -> tuple[float, ...]:
@@ -130,6 +165,20 @@ class SourceProfile:
             {**words, **dict.fromkeys(chain.from_iterable(keys[bisect_left(starts, s) : bisect_left(starts, e)]))}
             for (s, e), words in zip(self.sentences, self.sentence_words, strict=True)
         )
+
+
+def _sentence_words(
+    tokens_per_sentence: list[list[str]], word_stems: dict[str, str], words: StrSet
+) -> tuple[StrSet, ...]:
+    """Each sentence's word stems; one sentence (no token lists given) has the text's."""
+    if len(tokens_per_sentence) <= 1:
+        return (words,)
+    per_sentence = []
+    for sentence in tokens_per_sentence:
+        found = dict.fromkeys(map(word_stems.get, sentence))  # looked up in C, not a Python loop
+        found.pop(None, None)  # type: ignore[call-overload]  # stop words and number words
+        per_sentence.append(found)
+    return tuple(per_sentence)
 
 
 def _may_name_a_number(claim: Terms) -> bool:
@@ -183,32 +232,110 @@ def _pair_units(toks: list[str], stems: dict[str, str] | None = None) -> list[st
     return [unit for unit in map(stems.get, toks) if unit is not None]  # stop words have no unit
 
 
+def _token_stems_of(words: set[str]) -> dict[str, tuple[str, str]]:
+    """`{t: _token_stems(t) for t in words}`, with every word not yet cached stemmed in one C call:
+    a long source brings dozens of words no earlier text had."""
+    known = dict(zip(words, map(_TOKEN_STEMS.get, words)))
+    misses = [t for t, hit in known.items() if hit is None]
+    if misses:
+        for tok, word_stem in zip(misses, stem_words([_not(t) for t in misses]), strict=True):
+            if tok in _WORD_VALUES:
+                unit = _WORD_VALUES[tok]
+            elif tok[:1].isdigit() and (m := _ORDINAL_DIGITS.fullmatch(tok)):
+                unit = m.group(1)  # \d matches only characters str.isdigit accepts
+            else:
+                unit = word_stem
+            known[tok] = hit = (unit, word_stem)
+            if len(_TOKEN_STEMS) < _MAX_TOKEN_STEMS:
+                _TOKEN_STEMS[tok] = hit
+    return known  # type: ignore[return-value]
+
+
+# Up to this length a source's per-sentence term table is built with the profile, from the same
+# per-sentence tokens (cheap); beyond it, windows search only for the claim's words instead
+# (`claim_sentence_terms`), which costs less than tabling a long text most of which no claim asks about.
+# Both give the same windows. The cut-off lies between qags (~2 kB a source: tabling was faster) and
+# wice (~9 kB: searching was faster), as timed with bench/verify_bench.py.
+TABLE_SENTENCES_UP_TO = 4_000
+
+
 @lru_cache(maxsize=4096)
 def stemmed_profile(text: str) -> SourceProfile:
     """A source read leniently: stemmed content words plus every reading of every number.
 
-    The text is tokenised once, sentence by sentence: sentences are cut only at whitespace and cover
-    every other character, so their tokens, in order, are exactly `tokens(text)`.
+    Numbers are read only when a claim needs them; a long text's sentences too. A short text is
+    tokenised sentence by sentence: sentences are cut only at whitespace and cover every other
+    character, so their tokens, in order, are exactly `tokens(text)`.
     """
-    spans = tuple(sentence_spans(text)) or ((0, len(text)),)
-    per_sentence_tokens = tokens_in_spans(text, spans)
-    toks = [t for sentence in per_sentence_tokens for t in sentence]
-    cached = _TOKEN_STEMS.get  # inline the cache hit: one call per distinct word adds up on long texts
-    both = {t: cached(t) or _token_stems(t) for t in set(toks) - STOP_WORDS}
+    per_sentence_tokens = None
+    if len(text) <= TABLE_SENTENCES_UP_TO:
+        spans = tuple(sentence_spans(text)) or ((0, len(text)),)
+        per_sentence_tokens = tokens_in_spans(text, spans)
+        toks = [t for sentence in per_sentence_tokens for t in sentence]
+    else:
+        toks = tokens(text)
+    both = _token_stems_of(set(toks) - STOP_WORDS)
     pair_units = {t: units[0] for t, units in both.items()}
     word_stems = {t: units[1] for t, units in both.items() if t not in _NUMBER_WORDS}
     words = dict.fromkeys(word_stems.values())
-    if len(spans) == 1:
-        per_sentence: tuple[StrSet, ...] = (words,)
-    else:
-        sentence_words = []
-        for sentence in per_sentence_tokens:
-            found = dict.fromkeys(map(word_stems.get, sentence))  # looked up in C, not a Python loop
-            found.pop(None, None)  # type: ignore[call-overload]  # stop words and number words
-            sentence_words.append(found)
-        per_sentence = tuple(sentence_words)
     pairs = WordPairs(f" {' '.join(_pair_units(toks, pair_units))} ")
-    return SourceProfile(text, words, pairs, word_stems, spans, per_sentence)
+    profile = SourceProfile(text, words, pairs, word_stems)
+    if per_sentence_tokens is not None:  # fill the cached properties now, from the tokens at hand
+        profile.__dict__["sentences"] = spans
+        profile.__dict__["sentence_words"] = _sentence_words(per_sentence_tokens, word_stems, words)
+    return profile
+
+
+# A source word occurs as a token where no word character (or word character and apostrophe) comes
+# before it and none (or apostrophe and word character) after it: exactly where `tokens` would cut it.
+_TOKEN_STARTS_HERE = re.compile(r"(?<![^\W_])(?<![^\W_]')").match
+_TOKEN_ENDS_HERE = re.compile(r"(?![^\W_])(?!'[^\W_])").match
+
+
+def _token_positions(folded: str, word: str) -> list[int]:
+    """Where `word` occurs in `folded` as a whole token (str.find plus two boundary tests: a regex
+    built per claim would cost more to compile than the search saves)."""
+    out, size = [], len(word)
+    pos = folded.find(word)
+    while pos >= 0:
+        if _TOKEN_STARTS_HERE(folded, pos) and _TOKEN_ENDS_HERE(folded, pos + size):
+            out.append(pos)
+        pos = folded.find(word, pos + 1)
+    return out
+
+
+def claim_sentence_terms(profile: SourceProfile, claim: Terms) -> tuple[Collection[str], ...]:
+    """Per sentence of the source, the claim's terms it contains: all an evidence window reads of a
+    sentence's terms (`best_window` intersects them with the claim's), found by searching the source
+    for the few words that stem to a claim term instead of stemming every sentence."""
+    sentences = profile.sentences
+    # The full per-sentence table (exactly equivalent for a window) is the cheaper one once built
+    # (short texts), or once a second claim asks about the same source; and the search needs the
+    # folded text's offsets to be the text's (folding `ß` to `ss` shifts them).
+    tabled = "sentence_words" in profile.__dict__
+    if tabled or profile.count_window_read() > 1 or len(sentences) == 1 or len(profile.folded) != len(profile.text):
+        return profile.sentence_terms if _may_name_a_number(claim) else profile.sentence_words
+    folded = profile.folded
+    starts = profile.sentence_starts
+    found: dict[int, StrSet] = {}
+
+    def add(term: str, pos: int) -> None:
+        i = bisect_right(starts, pos) - 1
+        if i >= 0 and pos < sentences[i][1]:
+            found.setdefault(i, {})[term] = None
+
+    word_stems = profile.word_stems  # the source words that stem to a claim term, picked out in C:
+    surface = dict(compress(word_stems.items(), map(claim.terms.__contains__, word_stems.values())))
+    for word, term in surface.items():
+        for pos in _token_positions(folded, word):
+            add(term, pos)
+    if _may_name_a_number(claim):
+        key_starts = profile.key_starts
+        for term in claim.terms:
+            for pos in key_starts.get(term, ()):
+                add(term, pos)
+    empty: StrSet = {}
+    return tuple(found.get(i, empty) for i in range(len(sentences)))
 
 
 @lru_cache(maxsize=8192)
@@ -241,9 +368,9 @@ def sentence_terms(
     if not stemming:
         return _plain_sentence_terms(text)
     profile = stemmed_profile(text)
-    if claim is None or _may_name_a_number(claim):
+    if claim is None:
         return profile.sentences, profile.sentence_terms
-    return profile.sentences, profile.sentence_words
+    return profile.sentences, claim_sentence_terms(profile, claim)
 
 
 @lru_cache(maxsize=1024)
