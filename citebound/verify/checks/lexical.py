@@ -125,25 +125,16 @@ class SourceProfile:
         return self.text.casefold().replace("’", "'")
 
     @cached_property
-    def sentence_starts(self) -> list[int]:
-        return [s for s, _ in self.sentences]
+    def sentence_starts(self) -> tuple[int, ...]:
+        return tuple(s for s, _ in self.sentences)
 
     @cached_property
     def _mentions(self) -> tuple[NumberMention, ...]:
         return source_numbers(self.text)
 
     @cached_property
-    def key_starts(self) -> dict[str, list[int]]:
-        """Each number key -> where the mentions that carry it start (keys are computed once here)."""
-        out: dict[str, list[int]] = {}
-        for n in self._mentions:
-            for k in n.keys:
-                out.setdefault(k, []).append(n.start)
-        return out
-
-    @cached_property
     def number_keys(self) -> frozenset[str]:
-        return frozenset(self.key_starts)
+        return frozenset(k for n in self._mentions for k in n.keys)
 
     @cached_property
     def number_values(self) -> tuple[float, ...]:
@@ -329,11 +320,10 @@ def claim_sentence_terms(profile: SourceProfile, claim: Terms) -> tuple[Collecti
     for word, term in surface.items():
         for pos in _token_positions(folded, word):
             add(term, pos)
-    if _may_name_a_number(claim):
-        key_starts = profile.key_starts
-        for term in claim.terms:
-            for pos in key_starts.get(term, ()):
-                add(term, pos)
+    if _may_name_a_number(claim):  # (no per-key position index is kept: lists cost the GC more)
+        for mention in profile._mentions:
+            for key in claim.terms.intersection(mention.keys):
+                add(key, mention.start)
     empty: StrSet = {}
     return tuple(found.get(i, empty) for i in range(len(sentences)))
 
