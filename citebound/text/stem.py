@@ -1,7 +1,7 @@
 """Snowball English stemming (PyStemmer, a C extension) and the stop-word list of the lexical checks.
 
 Stems are cached: a verifier sees the same few thousand words over and over, and a dict lookup is far
-cheaper than even the C stemmer. `content_words` is what the lexical check compares.
+cheaper than even the C stemmer. `content_stems` is what the lexical check compares.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ def stem_words(words: list[str]) -> list[str]:
 def is_content_word(token: str) -> bool:
     """A token that is not a stop word and not a bare number (numbers are checked on their own)."""
     return token not in STOP_WORDS and not token.isdigit()
-
-
-def content_words(text: str) -> list[str]:
-    """Case-folded content-word tokens of `text`, unstemmed, in order."""
-    return [t for t in tokens(text) if is_content_word(t)]
 
 
 def content_stems(text: str) -> list[str]:
