@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from citebound.audit.migrations import migrate
+from citebound.db import write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
 
 AUDIT_FILENAME = "audit.sqlite3"
@@ -141,9 +142,8 @@ class AuditLog:
         """Store `record` in one transaction; return it with its timestamp and hashes filled in."""
         if not record.created_at:
             record = replace(record, created_at=now_iso())
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")  # takes the write lock first: the chain's previous hash is stable
-        try:
+        # the write lock is taken first, so the chain's previous hash cannot change before COMMIT
+        with write_transaction(self._db) as db:
             prev_hash = None
             if self.hash_chain:
                 row = db.execute(
@@ -154,10 +154,6 @@ class AuditLog:
             else:
                 record = replace(record, prev_hash=None, hash=None)
             self._insert(record)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
         return record
 
     def _insert(self, r: AuditRecord) -> None:

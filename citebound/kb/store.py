@@ -26,6 +26,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from citebound.db import write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
 from citebound.kb.chunk import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, chunk_id, chunk_spans, content_hash
 from citebound.kb.ingest import RawDocument, Skipped, collect
@@ -124,12 +125,11 @@ class KnowledgeBase:
         chunk_spans("", size, lap)  # validates the pair
         stored = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('chunk_size', 'overlap')").fetchall())
         if not stored:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
-                [("chunk_size", str(size)), ("overlap", str(lap)), ("revision", "0")],
-            )
-            db.execute("COMMIT")
+            with write_transaction(db):
+                db.executemany(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                    [("chunk_size", str(size)), ("overlap", str(lap)), ("revision", "0")],
+                )
         elif (chunk_size is not None and int(stored["chunk_size"]) != chunk_size) or (
             overlap is not None and int(stored["overlap"]) != overlap
         ):
@@ -279,8 +279,7 @@ class KnowledgeBase:
         """Ingest one batch in one transaction; record outcomes in `report`; return the new chunk count."""
         with self._lock:
             db = self.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with write_transaction(db):
                 revision = self.revision + 1
                 adds: dict[str, str] = {}
                 deletes: set[str] = set()
@@ -353,14 +352,8 @@ class KnowledgeBase:
                         report.updated.append((doc.doc_id, version))
                     changed = True
                 if not changed:
-                    db.execute("ROLLBACK")
-                    return 0
+                    return 0  # nothing was written: the transaction commits empty
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
             # SQLite is the source of truth; the index follows (and is re-synced on open if this dies).
             self.bm25.apply(adds.items(), deletes, revision)  # deletes run first, so re-adds survive
             return new_chunks
@@ -370,14 +363,12 @@ class KnowledgeBase:
         """Retire a document: it is no longer retrieved, but every version still resolves. Returns the revision."""
         with self._lock:
             db = self.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with write_transaction(db):
                 row = db.execute("SELECT status FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
                 if row is None:
                     raise InputError(f"unknown document id {doc_id!r}")
                 if row[0] == "removed":
-                    db.execute("ROLLBACK")
-                    return self.revision
+                    return self.revision  # already retired: nothing written
                 old = self._active_chunk_ids(doc_id)
                 revision = self.revision + 1
                 db.execute(
@@ -385,11 +376,6 @@ class KnowledgeBase:
                     (revision, doc_id),
                 )
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
             self.bm25.apply([], old, revision)
             return revision
 
@@ -505,13 +491,11 @@ class KnowledgeBase:
         for lo in range(0, len(items), batch):
             part = items[lo : lo + batch]
             vecs = embedder.embed([t for _, t in part])
-            with self._lock:
-                self.db.execute("BEGIN IMMEDIATE")
-                self.db.executemany(
+            with self._lock, write_transaction(self.db) as db:
+                db.executemany(
                     "INSERT OR REPLACE INTO vectors (content_hash, model, vec) VALUES (?, ?, ?)",
                     [(d, embedder.name, v.astype(np.float32).tobytes()) for (d, _), v in zip(part, vecs)],
                 )
-                self.db.execute("COMMIT")
             if bar is not None:
                 bar.update(len(part))
         if bar is not None:

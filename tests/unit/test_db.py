@@ -1,0 +1,40 @@
+"""The shared write transaction (citebound.db) on a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from citebound.db import write_transaction
+
+
+@pytest.fixture
+def db(tmp_path):
+    conn = sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None)
+    conn.execute("CREATE TABLE t (x INTEGER)")
+    yield conn
+    conn.close()
+
+
+def test_a_block_that_raises_writes_nothing_and_leaves_the_connection_usable(db):
+    with pytest.raises(RuntimeError):
+        with write_transaction(db):
+            db.execute("INSERT INTO t VALUES (1)")
+            raise RuntimeError("disk full, say")
+    assert not db.in_transaction
+    assert db.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    with write_transaction(db):  # before, a second BEGIN here failed: "cannot start a transaction within a transaction"
+        db.execute("INSERT INTO t VALUES (2)")
+    assert db.execute("SELECT x FROM t").fetchall() == [(2,)]
+
+
+def test_a_block_that_returns_early_commits_what_it_wrote(db):
+    def write_then_return():
+        with write_transaction(db):
+            db.execute("INSERT INTO t VALUES (3)")
+            return "early"
+
+    assert write_then_return() == "early"
+    assert not db.in_transaction
+    assert db.execute("SELECT x FROM t").fetchall() == [(3,)]
