@@ -19,7 +19,7 @@ from citebound.text.sentences import sentence_spans
 DEFAULT_CHUNK_SIZE = 1200
 DEFAULT_OVERLAP = 200
 # Bump when chunk boundaries change for the same text and parameters (keys the eval KB cache).
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +82,15 @@ def chunk_spans(text: str, size: int = DEFAULT_CHUNK_SIZE, overlap: int = DEFAUL
         chunks.append(ChunkSpan(units[i][0], units[j][1]))
         if j + 1 >= len(units):
             break
-        # step back over trailing sentences that fit in the overlap, but always move forward
+        # step back over trailing sentences that fit in the overlap, but always move forward, and only
+        # as far as still leaves room for the next unit: else the next chunk could end where this one
+        # does and merely repeat its tail
         nxt = j + 1
-        while nxt - 1 > i and units[j][1] - units[nxt - 1][0] <= overlap:
+        while (
+            nxt - 1 > i
+            and units[j][1] - units[nxt - 1][0] <= overlap
+            and units[j + 1][1] - units[nxt - 1][0] <= size
+        ):
             nxt -= 1
         i = nxt
     return chunks
