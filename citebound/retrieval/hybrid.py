@@ -67,9 +67,9 @@ class Retriever:
     @property
     def embedder(self):
         if self._embedder is None:
-            from citebound.retrieval.dense import Embedder
+            from citebound.retrieval.dense import shared_embedder
 
-            self._embedder = Embedder()
+            self._embedder = shared_embedder()
         return self._embedder
 
     @property

@@ -82,9 +82,9 @@ class ExtractiveBackend(Backend):
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             if self._embedder is None:
-                from citebound.retrieval.dense import Embedder
+                from citebound.retrieval.dense import shared_embedder
 
-                self._embedder = Embedder()
+                self._embedder = shared_embedder()
             if len(self._cache) > 100_000:  # bounded: a long evaluation sees many distinct sentences
                 self._cache.clear()
             for text, vec in zip(missing, self._embedder.embed(missing), strict=True):

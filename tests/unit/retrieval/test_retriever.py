@@ -50,6 +50,28 @@ def test_dense_model_loads_offline_and_embeds_unit_vectors(monkeypatch):
 
 
 @pytest.mark.slow
+def test_one_shared_embedder_per_process_and_safe_first_use_from_threads(small_kb):
+    """Retriever, KB and extractive backend share one loaded model; threads racing on first use
+    (a server's worker pool) all get real vectors, never a half-loaded embedder."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from citebound.generation.backends.extractive import ExtractiveBackend
+    from citebound.retrieval.dense import Embedder, shared_embedder
+
+    assert shared_embedder(threads=1) is shared_embedder(threads=1)
+    assert Retriever(small_kb, mode="dense").embedder is shared_embedder()
+
+    fresh = Embedder(threads=1)  # never loaded: every thread below races to load it
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda i: fresh.embed([f"Bees make honey, sample {i}."]), range(8)))
+    assert all(r.shape == (1, 384) and abs(float(np.linalg.norm(r)) - 1.0) < 1e-5 for r in results)
+
+    backend = ExtractiveBackend()
+    backend._embed(["Bees make honey."])
+    assert backend._embedder is shared_embedder()
+
+
+@pytest.mark.slow
 def test_dense_and_hybrid_find_paraphrases_and_score_every_hit(small_kb):
     dense = Retriever(small_kb, mode="dense")
     hits = dense.retrieve("Which insects produce a sweet food?", k=2)
