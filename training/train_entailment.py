@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--init", type=Path, help="continue from this cross_encoder.pt (a previous stage) instead of the base model's fresh head")
     args = ap.parse_args(argv)
 
     t0 = time.time()
@@ -219,6 +220,9 @@ def main(argv: list[str] | None = None) -> None:
     batches = make_batches(encodings, labels, args.batch_size, rng)
 
     model = CrossEncoder(BertModel.from_pretrained(str(base_dir), add_pooling_layer=False))
+    if args.init:  # a later stage: same architecture, weights of the stage before
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        print(f"continuing from {args.init}", file=sys.stderr)
     # The word-piece table is half the weights; freezing it keeps rare words where the sentence model
     # put them (better transfer to unseen domains) and makes each step cheaper.
     model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
@@ -276,6 +280,7 @@ def main(argv: list[str] | None = None) -> None:
         "batch_size": args.batch_size,
         "lr": args.lr,
         "seed": args.seed,
+        "init": str(args.init) if args.init else None,
         "threads": args.threads,
         "max_length": MAX_LEN,
         "train_seconds": round(time.time() - t_train),
