@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citebound.errors import InputError, ModelUnavailableError
-from citebound.text.sentences import sentence_spans
+from citebound.text.sentences import sentence_spans, split_sentences
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 DEFAULT_MODEL = MODELS_DIR / "entailment" / "model.onnx"
@@ -86,6 +86,7 @@ class _WindowedScorer:
         max_length: int = MAX_LENGTH,
         batch_size: int = 16,
         max_windows: int | None = DEFAULT_MAX_WINDOWS,
+        split_claims: bool = True,
     ) -> None:
         if max_length < 16:
             raise InputError(f"max_length must be at least 16, got {max_length}")
@@ -93,6 +94,7 @@ class _WindowedScorer:
         self.max_length = max_length
         self.batch_size = max(1, batch_size)
         self.max_windows = max_windows
+        self.split_claims = split_claims
         self._tokenizer = None
         self._lock = threading.Lock()
         # (claim, window) -> P(supported): checkers sharing this scorer (model, full, a benchmark running
@@ -180,21 +182,45 @@ class _WindowedScorer:
         raise NotImplementedError
 
     def best_windows(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[float, int, int]]:
-        """For each (claim, passage): (P(supported) of the best window, its start, its end)."""
+        """For each (claim, passage): (P(supported) of the best window, its start, its end).
+
+        A claim of several sentences is checked sentence by sentence (with `split_claims`): each
+        sentence gets its best window, and the claim is only as supported as its weakest sentence
+        (min over sentences of max over windows, as SummaC does); the span covers the chosen windows.
+        One pair of 128 tokens cannot hold a long claim and the evidence for all its parts.
+        """
         self.warm_up()
         flat: list[tuple[str, str]] = []
-        owners: list[tuple[int, Window]] = []
+        owners: list[tuple[int, int, Window]] = []  # (pair, claim sentence, window)
+        parts_of: list[int] = []
         for k, (claim, passage) in enumerate(pairs):
             if not isinstance(claim, str) or not isinstance(passage, str) or not claim.strip():
+                parts_of.append(0)
                 continue
-            for w in self.windows(claim, passage):
-                flat.append((claim, passage[w.start : w.end]))
-                owners.append((k, w))
-        best: list[tuple[float, int, int]] = [(0.0, 0, 0)] * len(pairs)
-        for (k, w), p in zip(owners, self.score_pairs(flat)):
-            if p > best[k][0] or best[k][2] == 0:
-                best[k] = (p, w.start, w.end)
+            parts = self._claim_parts(claim)
+            parts_of.append(len(parts))
+            for j, part in enumerate(parts):
+                for w in self.windows(part, passage):
+                    flat.append((part, passage[w.start : w.end]))
+                    owners.append((k, j, w))
+        per_part: dict[tuple[int, int], tuple[float, int, int]] = {}
+        for (k, j, w), p in zip(owners, self.score_pairs(flat)):
+            if (k, j) not in per_part or p > per_part[(k, j)][0]:
+                per_part[(k, j)] = (p, w.start, w.end)
+        best: list[tuple[float, int, int]] = []
+        for k, n in enumerate(parts_of):
+            found = [per_part[(k, j)] for j in range(n) if (k, j) in per_part]
+            if not found or len(found) < n:  # no windows (empty passage) or a sentence with none
+                best.append((0.0, 0, 0) if not found else (0.0, found[0][1], found[0][2]))
+                continue
+            best.append((min(f[0] for f in found), min(f[1] for f in found), max(f[2] for f in found)))
         return best
+
+    def _claim_parts(self, claim: str) -> list[str]:
+        if not self.split_claims:
+            return [claim]
+        parts = [part for part in split_sentences(claim) if part.strip()]
+        return parts or [claim]
 
     def best_window(self, claim: str, passage: str) -> tuple[float, int, int]:
         """The EntailmentScorer contract: (P(supported), start, end) of the best window."""
@@ -328,7 +354,9 @@ def load_scorer(spec: str | os.PathLike | None = None, **options) -> _WindowedSc
     Hugging Face model directory (a directory holding model.onnx is run with onnxruntime)."""
     if spec is None or str(spec) in ("", "default", "minilm-nli"):
         # how many windows per source to score was chosen on dev with the thresholds (calibration.json)
-        options.setdefault("max_windows", load_calibration().get("max_windows", DEFAULT_MAX_WINDOWS))
+        calibration = load_calibration()
+        options.setdefault("max_windows", calibration.get("max_windows", DEFAULT_MAX_WINDOWS))
+        options.setdefault("split_claims", calibration.get("split_claims", True))
         return OnnxEntailmentScorer(**options)
     path = Path(spec).expanduser()
     if path.is_file() and path.suffix == ".onnx":

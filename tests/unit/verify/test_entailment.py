@@ -139,6 +139,23 @@ def test_batch_scores_match_single_scores():
     assert batch[2] == (0.0, 0, 0)
 
 
+def test_a_claim_of_several_sentences_is_as_supported_as_its_weakest_sentence():
+    passage = FILLER * 3 + WARRANTY + " " + FILLER * 3 + REFUND
+    two = "The warranty lasts twelve months. Refunds are available for 90 days."
+    split = OnnxEntailmentScorer(split_claims=True, max_windows=1)
+    whole = OnnxEntailmentScorer(split_claims=False, max_windows=1)
+    p_two, start, end = split.best_window(two, passage)
+    p_good, *_ = split.best_window("The warranty lasts twelve months.", passage)
+    p_bad, *_ = split.best_window("Refunds are available for 90 days.", passage)
+    assert p_two == pytest.approx(min(p_good, p_bad), abs=0.02)
+    assert p_good > p_bad
+    # the span covers the windows chosen for both sentences
+    assert start <= passage.index(WARRANTY) and end >= passage.index(REFUND) + len(REFUND)
+    # without splitting, one window is chosen for the whole claim and cannot hold both facts
+    _, w_start, w_end = whole.best_window(two, passage)
+    assert not (w_start <= passage.index(WARRANTY) and w_end >= passage.index(REFUND) + len(REFUND))
+
+
 def test_plan_windows_overlap_by_one_sentence():
     sents = [(0, 10, 5), (11, 20, 5), (21, 30, 5), (31, 40, 5), (41, 50, 30)]
     wins = [(w.start, w.end) for w in plan_windows(sents, budget=12)]
