@@ -140,9 +140,11 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     options = dict(backend_options or {})
     threshold = None
     if backend == "extractive":
-        from citebound.generation.backends.extractive import DEFAULT_THRESHOLD
+        from citebound.generation.backends.extractive import default_signal, default_threshold
 
-        threshold = float(options.pop("threshold", DEFAULT_THRESHOLD))
+        options["signal"] = options.get("signal") or default_signal()  # recorded in the settings
+        threshold = options.pop("threshold", None)
+        threshold = float(default_threshold(options["signal"]) if threshold is None else threshold)
         options["threshold"] = OFF
     gen = get_backend(backend, **options)
     kb = cached_kb(data / "corpus.jsonl", f"qa-{data.parent.name}-{data.name}", progress=progress)

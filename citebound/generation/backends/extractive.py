@@ -11,9 +11,19 @@ Carbonell & Goldstein 1998) among those within `margin` of the best, so near-dup
 chunks are not repeated. Each sentence is cited to its source and quoted verbatim, so the answer is
 grounded by construction — and it still goes through the same verifier as every other backend.
 
-If no sentence reaches `threshold`, the backend abstains with the fixed abstention sentence. Which
-sentences are picked does not depend on `threshold` (only whether to answer does), so an evaluation can
-score every threshold from one run (risk–coverage).
+Whether to answer at all is decided by `signal` (its value is the reply's `confidence`):
+
+- `relevance` — the best sentence's relevance above (the original signal);
+- `answerability` — the best P(the sentence answers the question) of a learned cross-encoder
+  (citebound.generation.answerability) over the `answerability_sentences` most relevant sentences.
+  Sentence similarity cannot see an on-topic question its source does not answer; this model was
+  trained for exactly that (SQuAD 2.0 dev, fit half);
+- `combined` — a 2-feature logistic regression of both (weights in the model's calibration.json).
+
+If the confidence is below `threshold` (default: the signal's threshold chosen on squad2 dev), the
+backend abstains with the fixed abstention sentence. Which sentences are picked does not depend on the
+signal or `threshold` (only whether to answer does), so an evaluation can score every threshold from one
+run (risk–coverage).
 """
 
 from __future__ import annotations
@@ -21,17 +31,36 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
 from citebound.generation.base import Backend, Generation, GenerationRequest
 
-# Chosen on ../shared/data/qa/squad2/dev only (never test) with `citebound calibrate extractive --data
-# ../shared/data/qa/squad2/dev`: the threshold maximising the balanced accuracy of the answer/abstain
-# decision (mean of: answered when answerable, abstained when not). See docs/benchmarks.md, "Answers".
-DEFAULT_THRESHOLD = 0.6469
+# The `relevance` signal's threshold. Chosen on ../shared/data/qa/squad2/dev only (never test) with
+# `citebound calibrate extractive --data ../shared/data/qa/squad2/dev`: the threshold maximising the
+# balanced accuracy of the answer/abstain decision (mean of: answered when answerable, abstained when
+# not). See docs/benchmarks.md, "Answers". The learned signals' thresholds are in
+# citebound/models/answerability/calibration.json (same objective, dev calibration half).
+RELEVANCE_THRESHOLD = 0.6469
+Signal = Literal["answerability", "combined", "relevance"]
+
+
+def default_signal() -> str:
+    from citebound.generation.answerability import load_calibration
+
+    return load_calibration()["default_signal"]
+
+
+def default_threshold(signal: str | None = None) -> float:
+    """The dev-chosen abstention threshold of `signal` (default: the default signal)."""
+    signal = signal or default_signal()
+    if signal == "relevance":
+        return RELEVANCE_THRESHOLD
+    from citebound.generation.answerability import load_calibration
+
+    return float(load_calibration()["thresholds"][signal])
 
 # Words that frame a question rather than name what it is about ("HOW LONG does it TAKE", "what TYPE
 # of", "in what YEAR"): the answer sentence rarely repeats them, so they are left out of the lexical
@@ -64,7 +93,12 @@ class ExtractiveBackend(Backend):
     uses_prompt = False
 
     class Options(Backend.Options):
-        threshold: float = Field(DEFAULT_THRESHOLD, description="abstain when the best relevance is below")
+        signal: Signal | None = Field(None, description="confidence that decides whether to answer "
+                                      "(answerability | combined | relevance; default: the calibrated choice)")
+        threshold: float | None = Field(None, description="abstain when the confidence is below "
+                                        "(default: the signal's dev-chosen threshold)")
+        answerability_sentences: int = Field(10, ge=1, description="how many of the most relevant sentences "
+                                             "the answerability model reads")
         alpha: float = Field(0.5, ge=0, le=1, description="weight of the dense cosine vs lexical overlap")
         max_sentences: int = Field(2, ge=1, le=10)
         margin: float = Field(0.08, ge=0, description="extra sentences must score within this of the best")
@@ -76,6 +110,15 @@ class ExtractiveBackend(Backend):
         super().__init__(**options)
         self._embedder = None
         self._cache: dict[str, np.ndarray] = {}
+
+    @property
+    def signal(self) -> str:
+        return self.options.signal or default_signal()
+
+    @property
+    def threshold(self) -> float:
+        t = self.options.threshold
+        return default_threshold(self.signal) if t is None else t
 
     # -- scoring ---------------------------------------------------------------------------------
     def _embed(self, texts: list[str]) -> np.ndarray:
@@ -144,18 +187,37 @@ class ExtractiveBackend(Backend):
         picked = [pool[i] for i in chosen]
         return sorted(picked, key=lambda c: (int(c.source_id[1:]) if c.source_id[1:].isdigit() else 0, c.start))
 
+    def signals(self, question: str, scored: list[ScoredSentence]) -> dict[str, float]:
+        """The abstention signals for a question whose sentences are `scored` (best first). The learned
+        model only runs when the chosen signal needs it."""
+        relevance = scored[0].relevance if scored else 0.0
+        out = {"relevance": relevance}
+        if self.signal == "relevance":
+            return out
+        from citebound.generation.answerability import combine, load_calibration, sentence_answerability
+
+        top = scored[: self.options.answerability_sentences]
+        out["answerability"] = max(sentence_answerability(question, [c.text for c in top]), default=0.0)
+        if self.signal == "combined":
+            out["combined"] = combine(out["answerability"], relevance, load_calibration()["combined"])
+        return out
+
     # -- the backend -----------------------------------------------------------------------------
     def generate(self, request: GenerationRequest) -> Generation:
         from citebound.generation.prompt import abstention_sentence
 
         scored = self.score(request.question, request.sources)
-        confidence = scored[0].relevance if scored else 0.0
+        signals = self.signals(request.question, scored)
+        signal, threshold = self.signal, self.threshold
+        confidence = signals[signal]
         picked = self.select(scored)
-        meta = {"best": _describe(scored[0]) if scored else None, "threshold": self.options.threshold}
-        if not picked or confidence < self.options.threshold:
+        meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
+                "signals": {k: round(v, 4) for k, v in signals.items()}}
+        if not picked or confidence < threshold:
             reply = {"answer": abstention_sentence(), "citations": [], "abstained": True}
-            meta["abstain_reason"] = (f"no source sentence is relevant enough: best {confidence:.2f} < threshold "
-                                      f"{self.options.threshold:.2f}" if picked else "the sources have no sentences")
+            what = "relevant enough" if signal == "relevance" else "likely enough to answer the question"
+            meta["abstain_reason"] = (f"no source sentence is {what}: {signal} {confidence:.2f} < threshold "
+                                      f"{threshold:.2f}" if picked else "the sources have no sentences")
         else:
             reply = {
                 "answer": " ".join(cite_sentence(c.text, c.source_id) for c in picked),

@@ -1,0 +1,75 @@
+"""Does this sentence answer this question? A learned answerability score for the extractive backend.
+
+Sentence similarity cannot tell a question its source answers from one written to look answerable from
+it (SQuAD 2.0's swapped entity, inserted negation, impossible condition). The model shipped in
+citebound/models/answerability/ is a MiniLM cross-encoder fine-tuned on (question, sentence) pairs of
+SQuAD 2.0 dev's fit half (see its README.md): P(the sentence answers the question). It runs on
+onnxruntime + tokenizers through the entailment scorer's loader and batching (same inputs and output),
+so no torch and no network.
+
+A question's answerability is the best P over the candidate sentences; `combine()` mixes it with the
+extractive relevance as calibration.json says (weights and thresholds chosen on the dev calibration half).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from citebound.errors import ModelUnavailableError
+
+MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "answerability"
+MODEL_FILE = MODEL_DIR / "model.onnx"
+CALIBRATION_FILE = MODEL_DIR / "calibration.json"
+
+_lock = threading.Lock()
+_scorer = None
+_calibration: dict[str, Any] | None = None
+
+
+def shared_scorer():
+    """The process-wide answerability scorer (loads the ONNX model on first use, never at import)."""
+    global _scorer
+    with _lock:
+        if _scorer is None:
+            from citebound.verify.checks.entailment import OnnxEntailmentScorer
+
+            if not MODEL_FILE.is_file():
+                raise ModelUnavailableError(f"answerability model not found: {MODEL_FILE} (reinstall citebound)")
+            scorer = OnnxEntailmentScorer(MODEL_FILE, max_windows=None)
+            scorer.name = "minilm-answerability"
+            _scorer = scorer.warm_up()
+        return _scorer
+
+
+def sentence_answerability(question: str, sentences: Sequence[str]) -> list[float]:
+    """P(the sentence answers `question`) for each sentence."""
+    if not sentences:
+        return []
+    return shared_scorer().score_pairs([(question, s) for s in sentences])
+
+
+def load_calibration() -> dict[str, Any]:
+    """How to combine the signals, and each signal's threshold, as chosen on the dev calibration half."""
+    global _calibration
+    if _calibration is None:
+        try:
+            _calibration = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ModelUnavailableError(f"unreadable answerability calibration {CALIBRATION_FILE}: {exc}") from exc
+    return _calibration
+
+
+def logit(p: float, eps: float = 1e-6) -> float:
+    p = min(max(p, eps), 1 - eps)
+    return math.log(p / (1 - p))
+
+
+def combine(answerability: float, relevance: float, weights: dict[str, float]) -> float:
+    """A 2-feature logistic regression: sigmoid(bias + w_a * logit(answerability) + w_r * relevance)."""
+    z = weights["bias"] + weights["answerability_logit"] * logit(answerability) + weights["relevance"] * relevance
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))

@@ -1,0 +1,71 @@
+"""The shipped answerability model (onnxruntime, offline) and the extractive backend's use of it."""
+
+import json
+from importlib import resources
+
+import pytest
+
+from citebound.generation import GenerationRequest, get_backend
+from citebound.generation.answerability import combine, load_calibration, sentence_answerability
+
+HANDBOOK = resources.files("citebound") / "samples" / "handbook"
+REFUND_SENTENCE = "Refunds are processed within five business days after the returned item reaches our warehouse."
+SHIPPING_SENTENCE = "Standard delivery within the European Union takes two to four business days."
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {"S1": (HANDBOOK / "refunds.md").read_text(), "S2": (HANDBOOK / "shipping.md").read_text(),
+            "S3": (HANDBOOK / "support.txt").read_text()}
+
+
+def test_model_ships_with_the_package_and_loads_offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    model = resources.files("citebound") / "models" / "answerability" / "model.onnx"
+    assert model.is_file() and model.stat().st_size <= 30_000_000
+    calibration = load_calibration()
+    assert calibration["default_signal"] in ("answerability", "combined")
+    assert 0 < calibration["thresholds"]["answerability"] < 1
+    probs = sentence_answerability("How long do refunds take?", [REFUND_SENTENCE])
+    assert len(probs) == 1 and 0.0 <= probs[0] <= 1.0
+
+
+def test_a_sentence_that_answers_scores_above_one_that_does_not():
+    refund, shipping = sentence_answerability("How long do refunds take?", [REFUND_SENTENCE, SHIPPING_SENTENCE])
+    assert refund > shipping
+    # SQuAD 2.0 style: the same sentence answers one question and not its entity-swapped twin
+    sentence = "The Normans gave their name to Normandy, a region in France, in the 10th century."
+    answered, swapped = sentence_answerability("In what country is Normandy located?", [sentence]), \
+        sentence_answerability("In what country is Brittany located?", [sentence])
+    assert answered[0] > swapped[0]
+
+
+def test_backend_answers_with_the_learned_signal_and_records_every_signal(sources):
+    backend = get_backend("extractive")
+    gen = backend.generate(GenerationRequest("How long do refunds take?", sources))
+    reply = json.loads(gen.text)
+    assert not reply["abstained"] and "five business days" in reply["answer"]
+    assert gen.meta["signal"] == backend.signal and gen.confidence >= backend.threshold
+    assert set(gen.meta["signals"]) >= {"relevance", "answerability"}
+
+
+def test_backend_abstains_on_an_on_topic_question_the_handbook_does_not_answer(sources):
+    gen = get_backend("extractive").generate(GenerationRequest("Can I pay with a gift voucher from another shop?", sources))
+    reply = json.loads(gen.text)
+    assert reply["abstained"] and reply["citations"] == []
+    assert "likely enough to answer" in gen.meta["abstain_reason"]
+
+
+def test_old_relevance_signal_is_still_available(sources):
+    backend = get_backend("extractive", signal="relevance")
+    gen = backend.generate(GenerationRequest("How much does express delivery cost?", sources))
+    assert backend.threshold == pytest.approx(0.6469)
+    assert set(gen.meta["signals"]) == {"relevance"}  # the model is not run for the old signal
+    assert gen.confidence == pytest.approx(gen.meta["signals"]["relevance"], abs=1e-4)
+
+
+def test_combined_signal_rises_with_answerability():
+    weights = load_calibration()["combined"]
+    assert weights["answerability_logit"] > 0  # fitted on dev: a likelier answer means answer more
+    low = combine(0.2, 0.5, weights)
+    assert 0 < low < combine(0.9, 0.5, weights) < 1
