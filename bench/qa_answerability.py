@@ -77,7 +77,7 @@ def rescore(path: Path, model: Path, out: Path, top: int) -> None:
 
     from citebound.verify.checks.entailment import OnnxEntailmentScorer
 
-    scorer = OnnxEntailmentScorer(model, max_windows=None)
+    scorer = OnnxEntailmentScorer(model, max_windows=None, batch_size=1)  # as the runtime scores
     rows = [json.loads(line) for line in path.open(encoding="utf-8")]
     with out.open("w", encoding="utf-8") as fh:
         for r in tqdm(rows, desc="questions"):

@@ -40,7 +40,10 @@ def shared_scorer():
 
             if not MODEL_FILE.is_file():
                 raise ModelUnavailableError(f"answerability model not found: {MODEL_FILE} (reinstall citebound)")
-            scorer = OnnxEntailmentScorer(MODEL_FILE, max_windows=None)
+            # One pair per run: dynamic int8 quantisation scales activations per batch, so in a batch a
+            # sentence's score would depend on which other sentences were retrieved (up to ~0.07 here).
+            # Alone it is a function of (question, sentence) only; and short pairs need no padding.
+            scorer = OnnxEntailmentScorer(MODEL_FILE, max_windows=None, batch_size=1)
             scorer.name = "minilm-answerability"
             _scorer = scorer.warm_up()
         return _scorer

@@ -73,7 +73,15 @@ def test_eval_qa_end_to_end_on_a_tiny_split(tmp_path, monkeypatch):
     ]
     (data / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in corpus))
     (data / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in questions))
-    result = evaluate_qa(data, progress=False, rows_out=tmp_path / "rows.jsonl")
+    # The default signal (the learned answerability model) on the same split: the unanswerable question
+    # is abstained on and the kettle question answered. (Its score for the grinder question, 0.53, sits
+    # just under its threshold: a known weak spot, see citebound/models/answerability/README.md.)
+    learned = evaluate_qa(data, progress=False).summary
+    assert learned["backend_options"]["signal"] == "answerability"
+    assert learned["abstention"]["recall"] == 1.0 and learned["answer_recall"] >= 0.5
+    # The exact figures below check the metric plumbing, on the deterministic relevance signal.
+    result = evaluate_qa(data, progress=False, rows_out=tmp_path / "rows.jsonl",
+                         backend_options={"signal": "relevance"})
     s = result.summary
     assert s["split"] == "tiny" and s["questions"] == 3 and s["answerable"] == 2
     assert s["answer_recall"] == 1.0 and s["citation_accuracy"] == 1.0
