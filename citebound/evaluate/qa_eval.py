@@ -305,6 +305,9 @@ def calibrate_extractive(data: str | Path, *, limit: int | None = None, k: int =
     bt, bbacc, btpr, btnr = choose_threshold([r["evidence"] for r in rows], answerable)
     return {
         "data": str(data), "split": Path(data).name, "questions": len(rows), "objective": "balanced_accuracy",
+        # the extractive backend's default signal; the shipped answerability threshold was chosen on the
+        # calibration half of squad2 dev only (the model trained on the other half): bench/qa_answerability.py
+        "signal": settings["backend_options"].get("signal"),
         "extractive": {"threshold": round(t, 4), "balanced_accuracy": round(bacc, 4),
                        "answered_when_answerable": round(tpr, 4), "abstained_when_unanswerable": round(tnr, 4)},
         "baseline": {"threshold": round(bt, 4), "balanced_accuracy": round(bbacc, 4),
