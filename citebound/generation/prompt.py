@@ -22,28 +22,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from citebound.generation.base import Message
+from citebound.text.injection import INJECTION_PATTERNS
 
 _TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
 # Chat-template control sequences of common model families; "<|" is enough for ChatML / Llama 3 / Phi.
 _CONTROL = re.compile(r"<\||\|>|\[/?INST\]|<</?SYS>>|</?s>", re.IGNORECASE)
-
-# (name, pattern) — instruction-like text worth flagging inside a source.
-INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "override",
-        re.compile(
-            r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|all|any"
-            r"|the)\b[^.\n]{0,20}?\b(?:instructions?|prompts?|rules|directions|context)\b",
-            re.IGNORECASE,
-        ),
-    ),
-    ("role-prefix", re.compile(r"(?:^|\n)\s*(?:system|assistant|user|developer)\s*:", re.IGNORECASE)),
-    ("role-tag", re.compile(r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|<\s*/?\s*(?:system|assistant)\s*>", re.I)),
-    ("persona", re.compile(r"\byou are now\b|\bnew instructions?\s*:|\bact as\b[^.\n]{0,30}\binstead\b", re.I)),
-    ("answer-directive", re.compile(r"\b(?:answer|respond|reply|say)\s+(?:only\s+)?(?:with\s+)?[\"'“]?"
-                                    r"(?:yes|no|supported)[\"'”]?\s*(?:\.|$|to\b|regardless)", re.I)),
-)
-
 
 @dataclass(frozen=True, slots=True)
 class InjectionFlag:
