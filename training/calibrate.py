@@ -57,9 +57,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--out", type=Path, default=CALIBRATION_FILE)
+    ap.add_argument("--model", help="an .onnx file to calibrate instead of the shipped model (a candidate)")
     args = ap.parse_args()
     t0 = time.time()
-    scorer = load_scorer(split_claims=True).warm_up()
+    scorer = load_scorer(args.model, split_claims=True).warm_up()
     lexical = make_checker("deterministic")
     data = {name: [r for r in read_rows(args.data / name / "dev.jsonl") if is_calibration_row(name, r.id)]
             for name in SETS}  # fmt: skip
