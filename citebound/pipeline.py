@@ -151,8 +151,9 @@ def ask(
     """Answer `question` from the knowledge base `kb` (a `KnowledgeBase` or its folder).
 
     `audit`: True writes to the log beside the KB, an `AuditLog` writes there, None/False skips it.
-    `checker` names the verifier's checker (default: the verifier's current default); `threshold`
-    overrides that checker's own support threshold.
+    `checker` names the verifier's checker (default: the backend's `default_checker` — `full`, with the
+    entailment model, for backends that write free text; `deterministic` for the extractive backend,
+    which copies sentences); `threshold` overrides that checker's own support threshold.
     """
     question = _check_question(question)
     trace = _Trace()
@@ -165,6 +166,7 @@ def ask(
                        k=k, audit=audit, threshold=threshold, checker=checker,
                        abstain_on_weak_retrieval=abstain_on_weak_retrieval, regenerate=regenerate)
     gen = get_backend(backend, **dict(backend_options or {}))
+    checker = checker or gen.default_checker
     retriever = retriever if retriever is not None else _default_retriever(kb)
 
     with trace.timed("retrieve"):

@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
                                          "e.g. -o model=llama3 -o base_url=http://localhost:11434/v1"),
         k: int = typer.Option(5, "--k", help="Sources to retrieve."),
         mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
-        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: verifier's)."),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Do not write the request to the audit log."),
     ) -> None:
@@ -210,7 +210,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
-        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: verifier's)."),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
     ) -> None:
         """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
         from citebound.evaluate.qa_eval import evaluate_qa, format_summary, write_html

@@ -174,10 +174,8 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     described = gen.describe()["options"]
     if threshold is not None:
         described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
-    from citebound.verify.checkers import DEFAULT_CHECKER
-
     settings = {"data": str(data), "split": data.name, "backend": backend, "backend_options": described,
-                "checker": checker or DEFAULT_CHECKER,
+                "checker": checker or gen.default_checker,
                 "k": k, "retrieval": "hybrid", "extractive_threshold": threshold,
                 "seconds": round(time.perf_counter() - t0, 1), "kb_revision": kb.revision}
     kb.close()

@@ -59,6 +59,10 @@ class Backend(ABC):
     supports_json: ClassVar[bool] = False  # the server/model can be forced to emit JSON
     can_regenerate: ClassVar[bool] = False  # a second call with feedback can give a different answer
     uses_prompt: ClassVar[bool] = True  # False: works from question + sources, ignores `messages`
+    # The verifier's checker for this backend's answers when the caller names none. A model writes
+    # free text that restates its sources in other words, which only the entailment model can check
+    # ("full"); a backend that copies source sentences verbatim can use the fast lexical cascade.
+    default_checker: ClassVar[str] = "full"
 
     class Options(BaseModel):
         model_config = ConfigDict(extra="forbid")

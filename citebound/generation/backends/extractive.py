@@ -91,6 +91,9 @@ class ExtractiveBackend(Backend):
     supports_json = True
     can_regenerate = False  # deterministic: asking again gives the same sentences
     uses_prompt = False
+    # copies source sentences verbatim: the fast cascade checks them exactly (`full` would accept them
+    # at its word-for-word "quote" stage without a model call, so the verdicts are the same)
+    default_checker = "deterministic"
 
     class Options(Backend.Options):
         signal: Signal | None = Field(None, description="confidence that decides whether to answer "
