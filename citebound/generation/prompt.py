@@ -28,6 +28,7 @@ _TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
 # Chat-template control sequences of common model families; "<|" is enough for ChatML / Llama 3 / Phi.
 _CONTROL = re.compile(r"<\||\|>|\[/?INST\]|<</?SYS>>|</?s>", re.IGNORECASE)
 
+
 @dataclass(frozen=True, slots=True)
 class InjectionFlag:
     """Instruction-like text found in a source: which source, which rule, where, and the text."""

@@ -212,8 +212,8 @@ class _WindowedScorer:
         best: list[tuple[float, int, int]] = []
         for k, n in enumerate(parts_of):
             found = [per_part[(k, j)] for j in range(n) if (k, j) in per_part]
-            if not found or len(found) < n:  # no windows (empty passage) or a sentence with none
-                best.append((0.0, 0, 0) if not found else (0.0, found[0][1], found[0][2]))
+            if not found:  # an empty claim, or a passage with no sentence (then no claim sentence has a window)
+                best.append((0.0, 0, 0))
                 continue
             best.append((min(f[0] for f in found), min(f[1] for f in found), max(f[2] for f in found)))
         return best
