@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from citebound.generation.base import Message
+from citebound.text.citations import ABSTENTION_SENTENCE
 from citebound.text.injection import INJECTION_PATTERNS
 
 _TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
@@ -50,19 +51,6 @@ class Prompt:
     def render(self) -> str:
         """The whole prompt as one text (for the audit log and the trace)."""
         return "\n\n".join(f"[{m.role}]\n{m.content}" for m in self.messages)
-
-
-def abstention_sentence() -> str:
-    """The fixed sentence a model must reply with when the sources are not enough.
-
-    Reused from the verifier's list so that the verifier recognises it as a valid, uncited answer.
-    """
-    from citebound.verify.citations import DEFAULT_ABSTENTIONS
-
-    for sentence in DEFAULT_ABSTENTIONS:
-        if "knowledge base" in sentence:
-            return sentence
-    return DEFAULT_ABSTENTIONS[0]
 
 
 def _word_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
@@ -124,7 +112,7 @@ def build_prompt(
     `feedback` (a schema error, or the unsupported claims of a previous reply) goes in a final user
     message, outside the sources.
     """
-    abstention = abstention_sentence()
+    abstention = ABSTENTION_SENTENCE
     nonce = nonce or secrets.token_hex(8)
     while any(nonce in text for text in sources.values()):  # astronomically unlikely; stay correct anyway
         nonce = secrets.token_hex(8)

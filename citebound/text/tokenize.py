@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citebound.text.citations import strip_markers
+
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_CITATION_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
 
 
 def tokens(text: str) -> list[str]:
@@ -43,4 +44,4 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
 def strip_citation_markers(text: str) -> str:
     """`text` with inline citation markers (`[1]`, `[S1, S3]`) replaced by a space, so their numbers
     are never read as part of a claim."""
-    return _CITATION_MARKER.sub(" ", text)
+    return strip_markers(text)

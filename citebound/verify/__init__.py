@@ -12,13 +12,14 @@ from citebound.verify.answer import check_claim, verify_answer
 from citebound.verify.cascade import Cascade
 from citebound.verify.checkers import CHECKERS, make_checker
 from citebound.verify.checks.base import EntailmentScorer, SourceCheck
-from citebound.verify.citations import DEFAULT_ABSTENTIONS, Claim, Marker, parse_markers, split_claims
+from citebound.text.citations import ABSTENTION_SENTENCES
+from citebound.verify.citations import Claim, Marker, parse_markers, split_claims
 from citebound.verify.report import AnswerReport, ClaimVerdict, QuoteCheck
 from citebound.verify.schema import Citation, GroundedAnswer, parse_grounded_answer
 from citebound.verify.spans import find_span, normalize_for_match
 
 __all__ = [
-    "CHECKERS", "DEFAULT_ABSTENTIONS", "AnswerReport", "Cascade", "Citation", "Claim", "ClaimVerdict",
+    "ABSTENTION_SENTENCES", "CHECKERS", "AnswerReport", "Cascade", "Citation", "Claim", "ClaimVerdict",
     "EntailmentScorer", "GroundedAnswer", "Marker", "QuoteCheck", "SourceCheck", "check_claim",
     "find_span", "make_checker", "normalize_for_match", "parse_grounded_answer", "parse_markers",
     "split_claims", "verify_answer",

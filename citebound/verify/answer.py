@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from citebound.errors import InputError
+from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.verify.cascade import Cascade
 from citebound.verify.checkers import make_checker
 from citebound.verify.citations import (
-    DEFAULT_ABSTENTIONS,
     DEFAULT_MIN_WORDS,
     Claim,
     parse_markers,
@@ -59,7 +59,7 @@ def verify_answer(
     *,
     threshold: float = 0.8,
     checker: str | Cascade = "deterministic",
-    abstentions: Iterable[str] = DEFAULT_ABSTENTIONS,
+    abstentions: Iterable[str] = ABSTENTION_SENTENCES,
     min_words: int = DEFAULT_MIN_WORDS,
 ) -> AnswerReport:
     """Check every claim of `answer` against the sources it cites.

@@ -5,8 +5,8 @@ Both styles are read: numeric `[1]`, `[1][3]`, `[1, 3]` and labelled `[S1]`, `[S
 before or after its full stop (`days [1].` and `days. [1]`), so each sentence of an answer becomes one
 claim with the ids it cites.
 
-An answer that consists only of configured abstention sentences is a valid, uncited answer. The
-generator emits exactly these sentences, so they live here as DEFAULT_ABSTENTIONS.
+An answer that consists only of configured abstention sentences is a valid, uncited answer
+(`citebound.text.citations.ABSTENTION_SENTENCES`, shared with the generator).
 """
 
 from __future__ import annotations
@@ -15,16 +15,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from citebound.text.citations import ABSTENTION_SENTENCES, MARKER, remove_markers
 from citebound.text.sentences import sentence_spans
 from citebound.text.tokenize import tokens
 
-DEFAULT_ABSTENTIONS: tuple[str, ...] = (
-    "That does not appear from the material.",
-    "I could not find this in the knowledge base.",
-)
 DEFAULT_MIN_WORDS = 5  # an uncited sentence longer than this many words is reported as uncited
 
-MARKER = re.compile(r"\[\s*([Ss]?\d{1,6}\s*(?:[,;]\s*[Ss]?\d{1,6}\s*)*)\]")
 _ID_SPLIT = re.compile(r"\s*[,;]\s*")
 _SPACES = re.compile(r"\s+")
 _LIST_ITEM = re.compile(r"^(?:\(?\d{1,3}[.)]|[-*•–])\s+")  # "1. ", "2) ", "(3) ", "- ", "• "
@@ -71,24 +67,17 @@ def cited_ids(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def remove_markers(text: str) -> str:
-    """`text` without its citation markers, whitespace tidied (`days [1].` -> `days.`)."""
-    cleaned = MARKER.sub("", text)
-    cleaned = re.sub(r"\s+([.,;:!?])", r"\1", cleaned)
-    return _SPACES.sub(" ", cleaned).strip()
-
-
 def _normalise_sentence(text: str) -> str:
     return _SPACES.sub(" ", text).strip().casefold()
 
 
-def is_abstention_sentence(sentence: str, abstentions: Iterable[str] = DEFAULT_ABSTENTIONS) -> bool:
+def is_abstention_sentence(sentence: str, abstentions: Iterable[str] = ABSTENTION_SENTENCES) -> bool:
     """True when `sentence` is one of the abstention sentences (ignoring case and spacing)."""
     target = _normalise_sentence(sentence)
     return any(target == _normalise_sentence(a) for a in abstentions)
 
 
-def split_claims(answer: str, abstentions: Iterable[str] = DEFAULT_ABSTENTIONS) -> tuple[list[Claim], bool]:
+def split_claims(answer: str, abstentions: Iterable[str] = ABSTENTION_SENTENCES) -> tuple[list[Claim], bool]:
     """Split an answer into claims (one a sentence). Returns (claims, abstained).
 
     Abstention sentences are not claims. `abstained` is True when the answer holds abstention

@@ -1,7 +1,7 @@
 import re
 
 from citebound.generation.prompt import build_prompt, find_injections, neutralise
-from citebound.verify import DEFAULT_ABSTENTIONS, verify_answer
+from citebound.verify import ABSTENTION_SENTENCES, verify_answer
 
 SOURCES = {
     "S1": "Customers get a refund within 30 days.",
@@ -60,7 +60,7 @@ def test_ordinary_text_is_not_flagged():
 
 def test_abstention_sentence_comes_from_the_verifier_and_is_accepted_by_it():
     prompt = build_prompt("q", SOURCES)
-    assert prompt.abstention in DEFAULT_ABSTENTIONS
+    assert prompt.abstention in ABSTENTION_SENTENCES
     assert prompt.abstention in prompt.messages[0].content
     assert verify_answer(prompt.abstention, SOURCES).abstained
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.verify.citations import (
-    DEFAULT_ABSTENTIONS,
     cited_ids,
     parse_markers,
     remove_markers,
@@ -42,7 +42,7 @@ def test_marker_only_line_closes_the_previous_claim():
 
 
 def test_exact_abstention_sentences_make_an_abstained_answer():
-    for sentence in DEFAULT_ABSTENTIONS:
+    for sentence in ABSTENTION_SENTENCES:
         claims, abstained = split_claims(sentence)
         assert claims == [] and abstained
     claims, abstained = split_claims("i could not find   this in the knowledge base.")
