@@ -50,13 +50,13 @@ def main() -> None:
     dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for q in tqdm(questions, desc="questions"):
         hits = retriever.retrieve(q["question"], args.k)
-        sources = {h.label: h.chunk.text for h in hits}
+        sources = {h.source_id: h.chunk.text for h in hits}
         scored = backend.score(q["question"], sources)
         y.append(q["answerable"])
         if dump:
-            doc_of = {h.label: h.chunk.doc_id for h in hits}
+            doc_of = {h.source_id: h.chunk.doc_id for h in hits}
             dump.write(json.dumps({
-                **q, "hits": [{"label": h.label, "doc_id": h.chunk.doc_id, "scores": h.scores} for h in hits],
+                **q, "hits": [{"label": h.source_id, "doc_id": h.chunk.doc_id, "scores": h.scores} for h in hits],
                 "sentences": [{"source_id": c.source_id, "doc_id": doc_of[c.source_id], "text": c.text,
                                "dense": round(c.dense, 5), "lexical": round(c.lexical, 5)} for c in scored[:15]],
             }, ensure_ascii=False) + "\n")

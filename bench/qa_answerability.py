@@ -59,7 +59,7 @@ def features(data: Path, out: Path, limit: int | None, k: int, top: int) -> None
     with out.open("w", encoding="utf-8") as fh:
         for q in tqdm(questions, desc="questions"):
             hits = retriever.retrieve(q["question"], k)
-            scored = backend.score(q["question"], {h.label: h.chunk.text for h in hits})
+            scored = backend.score(q["question"], {h.source_id: h.chunk.text for h in hits})
             probs = sentence_answerability(q["question"], [c.text for c in scored[:top]])
             fh.write(json.dumps({
                 "id": q["id"], "context_id": q["context_id"], "answerable": q["answerable"],

@@ -1,17 +1,16 @@
 """`ask()`: one question in, a verified answer (or an abstention) out, and one audit record written.
 
-The flow is linear on purpose (no graph engine):
+The flow is linear on purpose (no graph engine); `ask()` reads as these steps:
 
     retrieve  -> label sources S1..Sk (stable for the request); weak evidence -> abstain before generating
     prompt    -> sources as delimited, untrusted data; instruction-like text flagged
     generate  -> parse against the GroundedAnswer schema; on a schema error retry ONCE with the error;
                  still invalid -> abstain (both raw outputs logged)
     verify    -> every claim checked against the sources it cites (citebound.verify)
-    policy    -> keep supported claims; drop unsupported / partial / uncited ones, or regenerate once
-                 naming them when the backend can; abstain when nothing supported is left;
-                 invalid ids are never shown (a kept claim shows only the sources that support it)
+    policy    -> keep, drop or regenerate, and when to abstain: citebound.policy, pure functions
     resolve   -> each kept citation -> document id, version and character span in that version
-    audit     -> the whole request in one SQLite transaction (citebound.audit)
+    audit     -> the whole request in one SQLite transaction (citebound.audit), written even when a
+                 backend call raises (then with status "error", and the verdicts obtained so far)
 
 Nothing here prints; the CLI and the server render `AskResult`.
 """
@@ -22,20 +21,27 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from citebound import config, policy
+from citebound.audit import AuditLog, AuditRecord, FlagRecord, OutputRecord, SourceRecord, VerdictRecord
+from citebound.audit.log import text_hash
 from citebound.errors import BackendError, CiteboundError, InputError, SchemaError
 from citebound.generation import Backend, Generation, GenerationRequest, get_backend
 from citebound.generation.prompt import InjectionFlag, Prompt, build_prompt
+from citebound.kb import KnowledgeBase
+from citebound.policy import Attempt, RemovedClaim
+from citebound.retrieval import Retriever
 from citebound.types import Hit
-
-MAX_QUESTION_CHARS = 4000
-DEFAULT_K = 5
-
+from citebound.verify import verify_answer
+from citebound.verify.cascade import Cascade
+from citebound.verify.checker_cache import checker_identity, get_checker
+from citebound.verify.report import ClaimVerdict, QuoteCheck
+from citebound.verify.schema import GroundedAnswer, parse_reply
 
 # -- result values -------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -62,15 +68,10 @@ class KeptClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class RemovedClaim:
-    text: str
-    label: str  # unsupported | partial | uncited
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class SourceInfo:
-    label: str
+    """A retrieved source as the request labelled it (S1…), with where it comes from."""
+
+    source_id: str
     chunk_id: str
     doc_id: str
     version: int
@@ -97,8 +98,9 @@ class AskResult:
     timings: dict[str, float]
     confidence: float | None = None  # the backend's own score (extractive), for risk-coverage
     retrieval_weak: bool = False  # the retriever's own abstention test said the evidence is weak
-    attempts: int = 0  # backend calls made
+    backend_calls: int = 0  # calls made to the backend (initial, retry, regeneration)
     report: dict[str, Any] | None = None  # the verifier's report of the answer that was used
+    verifier: dict[str, Any] | None = None  # checker, threshold and model version that checked it
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,11 +115,11 @@ class _Trace:
     """What accumulates during one request; becomes the audit record."""
 
     outputs: list[tuple[str, str, str | None]] = field(default_factory=list)  # (kind, raw, parse error)
-    verdicts: list[tuple[int, Any, bool]] = field(default_factory=list)  # (attempt, ClaimVerdict, kept)
+    attempts: list[Attempt] = field(default_factory=list)  # every verified answer, in order
     timings: dict[str, float] = field(default_factory=dict)
 
     @contextmanager
-    def timed(self, stage: str):
+    def timed(self, stage: str) -> Iterator[None]:
         t0 = time.perf_counter()
         try:
             yield
@@ -125,24 +127,15 @@ class _Trace:
             self.timings[stage] = round(self.timings.get(stage, 0.0) + time.perf_counter() - t0, 6)
 
 
-@dataclass
-class _Attempt:
-    index: int  # position in _Trace.outputs
-    answer: Any  # GroundedAnswer
-    report: Any  # AnswerReport
-    kept: list[Any]
-    removed: list[RemovedClaim]
-
-
 def ask(
     question: str,
-    kb: Any,
+    kb: KnowledgeBase | str | Path,
     *,
     backend: str | Backend = "extractive",
     backend_options: Mapping[str, Any] | None = None,
-    retriever: Any = None,
-    k: int = DEFAULT_K,
-    audit: Any = True,
+    retriever: Retriever | None = None,
+    k: int = config.TOP_K,
+    audit: AuditLog | bool | None = True,
     threshold: float | None = None,
     checker: str | None = None,
     abstain_on_weak_retrieval: bool = True,
@@ -150,138 +143,116 @@ def ask(
 ) -> AskResult:
     """Answer `question` from the knowledge base `kb` (a `KnowledgeBase` or its folder).
 
-    `audit`: True writes to the log beside the KB, an `AuditLog` writes there, None/False skips it.
-    `checker` names the verifier's checker (default: the backend's `default_checker` — `full`, with the
-    entailment model, for backends that write free text; `deterministic` for the extractive backend,
-    which copies sentences); `threshold` overrides that checker's own support threshold.
+    `backend`: a registered name (built here with `backend_options`) or a ready `Backend`, which a
+    long-lived caller (the server, an evaluation) builds once and passes on every call so that its
+    caches survive. `audit`: True writes to the log beside the KB, an `AuditLog` writes there,
+    None/False skips it. `checker` names the verifier's checker (default: the backend's
+    `default_checker`); `threshold` overrides that checker's own support threshold. The checker, its
+    threshold and its model version are recorded with the request, so `replay` re-checks the same way.
     """
     question = _check_question(question)
-    trace = _Trace()
-    request_id = uuid.uuid4().hex
-    if isinstance(kb, (str, Path)):  # opened here, closed here
-        from citebound.kb import KnowledgeBase
-
-        with KnowledgeBase.open(kb) as opened:
-            return ask(question, opened, backend=backend, backend_options=backend_options, retriever=retriever,
-                       k=k, audit=audit, threshold=threshold, checker=checker,
-                       abstain_on_weak_retrieval=abstain_on_weak_retrieval, regenerate=regenerate)
     gen = get_backend(backend, **dict(backend_options or {}))
-    checker = checker or gen.default_checker
-    retriever = retriever if retriever is not None else _default_retriever(kb)
+    cascade = get_checker(checker or gen.default_checker, threshold)
+    request_id = uuid.uuid4().hex
+    trace = _Trace()
+    with _opened(kb) as kb:
+        retriever = retriever if retriever is not None else Retriever(kb)
+        with trace.timed("retrieve"):
+            hits = list(retriever.retrieve(question, k))
+            retrieval_weak = bool(not hits or retriever.should_abstain(hits))
+        sources = {h.source_id: h.chunk.text for h in hits}
+        with trace.timed("prompt"):
+            prompt = build_prompt(question, sources)
+        context = _Context(request_id, question, kb, hits, prompt, gen, cascade, trace, retrieval_weak)
 
-    with trace.timed("retrieve"):
-        hits = list(retriever.retrieve(question, k))
-        retrieval_weak = bool(not hits or retriever.should_abstain(hits))
-    sources = {h.label: h.chunk.text for h in hits}
-    source_infos = tuple(SourceInfo(h.label, h.chunk.id, h.chunk.doc_id, h.chunk.version, h.chunk.start,
-                                    h.chunk.end, dict(h.scores), h.chunk.text) for h in hits)
-    with trace.timed("prompt"):
-        prompt = build_prompt(question, sources)
+        reason = policy.before_generation(len(hits), retrieval_weak, abstain_on_weak_retrieval)
+        if reason is not None:
+            return _finish(context, audit, reason, used=None)
+        try:
+            first, confidence, backend_reason = _generate_valid(context, sources)
+            used = None
+            if first is not None:
+                used = _verify(first, len(trace.outputs) - 1, sources, context)
+                if policy.should_regenerate(used, enabled=regenerate, backend_can_regenerate=gen.can_regenerate):
+                    second = _regenerate(context, sources, used.removed)
+                    used, _why = policy.choose_attempt(used, second)
+        except CiteboundError as exc:  # backend unreachable, model missing, …: logged as an error, then raised
+            kind = "backend error" if isinstance(exc, BackendError) else type(exc).__name__
+            _finish(context, audit, f"{kind}: {exc}", used=None, status="error")
+            raise
+        reason = policy.abstention_reason(used, backend_reason)
+        return _finish(context, audit, reason, used=used, confidence=confidence)
 
-    def finish(**fields: Any) -> AskResult:
-        result = AskResult(
-            request_id=request_id, question=question, sources=source_infos, flags=prompt.flags,
-            backend=gen.describe(), kb_revision=_revision(kb), timings=trace.timings,
-            retrieval_weak=retrieval_weak, attempts=len(trace.outputs), **fields,
-        )
-        _write_audit(audit, kb, result, prompt, trace, status=None)
-        return result
 
-    if not hits:
-        return finish(**_abstention(prompt, "the knowledge base returned no sources for this question"))
-    if retrieval_weak and abstain_on_weak_retrieval:
-        return finish(**_abstention(prompt, "the retrieved evidence is too weak (below the knowledge base's "
-                                            "calibrated retrieval threshold); no answer was generated"))
+@dataclass(frozen=True)
+class _Context:
+    """The fixed parts of one request, passed to each step."""
 
-    try:
-        first, confidence, why = _generate_valid(gen, question, sources, prompt, trace)
-        if first is None:
-            return finish(**_abstention(prompt, "the backend's output did not match the answer schema, twice",
-                                        confidence=confidence))
-        attempt = _verify(first, len(trace.outputs) - 1, sources, trace, threshold, checker)
-        if attempt.answer.abstained or attempt.report.abstained:
-            reason = "the backend found no answer in the sources" + (f" ({why})" if why else "")
-            return finish(**_abstention(prompt, reason, confidence=confidence, report=attempt.report.to_dict()))
-        if attempt.removed and regenerate and gen.can_regenerate:
-            attempt = _regenerate(gen, question, sources, attempt, trace, threshold, checker)
-    except CiteboundError as exc:  # backend unreachable, model missing, …: logged as an error, then raised
-        trace.timings["failed"] = 1.0
-        kind = "backend error" if isinstance(exc, BackendError) else type(exc).__name__
-        failed = AskResult(
-            request_id=request_id, question=question, answer="", abstained=True,
-            abstain_reason=f"{kind}: {exc}", claims=(), citations=(), removed=(), sources=source_infos,
-            flags=prompt.flags, backend=gen.describe(), kb_revision=_revision(kb), timings=trace.timings,
-            retrieval_weak=retrieval_weak, attempts=len(trace.outputs),
-        )
-        _write_audit(audit, kb, failed, prompt, trace, status="error")
-        raise
+    request_id: str
+    question: str
+    kb: KnowledgeBase
+    hits: list[Hit]
+    prompt: Prompt
+    backend: Backend
+    checker: Cascade
+    trace: _Trace
+    retrieval_weak: bool
 
-    kept_ids = {id(v) for v in attempt.kept}
-    for verdict in attempt.report.claims:
-        trace.verdicts.append((attempt.index, verdict, id(verdict) in kept_ids))
-    if not attempt.kept:
-        return finish(**_abstention(prompt, "no claim of the answer was supported by the sources it cites",
-                                    confidence=confidence, removed=tuple(attempt.removed),
-                                    report=attempt.report.to_dict()))
-    with trace.timed("resolve"):
-        claims, citations = _resolve(attempt.kept, {h.label: h for h in hits}, attempt.report.quotes)
-    answer = " ".join(_with_numbers(c.text, c.citations) for c in claims)
-    return finish(answer=answer, abstained=False, abstain_reason=None, claims=claims, citations=citations,
-                  removed=tuple(attempt.removed), confidence=confidence, report=attempt.report.to_dict())
+
+def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *, used: Attempt | None,
+            confidence: float | None = None, status: str | None = None) -> AskResult:
+    """The one place an AskResult is built: an answer from `used`, or an abstention for `reason`.
+    Then the audit record, with every attempt's verdicts (kept ones marked)."""
+    removed = used.removed if used is not None and not used.backend_abstained else ()
+    claims: tuple[KeptClaim, ...] = ()
+    citations: tuple[ResolvedCitation, ...] = ()
+    answer = ctx.prompt.abstention
+    if reason is None and used is not None:
+        with ctx.trace.timed("resolve"):
+            claims, citations = _resolve(used.kept, {h.source_id: h for h in ctx.hits}, used.report.quotes)
+        answer = " ".join(_with_numbers(c.text, c.citations) for c in claims)
+    if status == "error":
+        ctx.trace.timings["failed"] = 1.0
+        answer = ""
+    h = ctx.hits
+    result = AskResult(
+        request_id=ctx.request_id, question=ctx.question, answer=answer, abstained=reason is not None,
+        abstain_reason=reason, claims=claims, citations=citations, removed=tuple(removed),
+        sources=tuple(SourceInfo(x.source_id, x.chunk.id, x.chunk.doc_id, x.chunk.version, x.chunk.start,
+                                 x.chunk.end, dict(x.scores), x.chunk.text) for x in h),
+        flags=ctx.prompt.flags, backend=ctx.backend.describe(), kb_revision=_revision(ctx.kb),
+        timings=ctx.trace.timings, confidence=confidence, retrieval_weak=ctx.retrieval_weak,
+        backend_calls=len(ctx.trace.outputs), report=used.report.to_dict() if used is not None else None,
+        verifier=checker_identity(ctx.checker),
+    )
+    _write_audit(audit, ctx, result, used, status)
+    return result
 
 
 # -- stages --------------------------------------------------------------------------------------
+@contextmanager
+def _opened(kb: KnowledgeBase | str | Path) -> Iterator[KnowledgeBase]:
+    """The KB itself, or the KB at a folder path, opened for this request and closed after it."""
+    if isinstance(kb, (str, Path)):
+        with KnowledgeBase.open(kb) as opened:
+            yield opened
+    else:
+        yield kb
+
+
 def _check_question(question: str) -> str:
     if not isinstance(question, str) or not question.strip():
         raise InputError("the question is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is {len(question)} characters long; the limit is {MAX_QUESTION_CHARS}")
+    if len(question) > config.MAX_QUESTION_CHARS:
+        raise InputError(f"the question is {len(question)} characters long; the limit is {config.MAX_QUESTION_CHARS}")
     if "\x00" in question:
         raise InputError("the question contains a NUL byte")
     return question.strip()
 
 
-def _default_retriever(kb: Any) -> Any:
-    from citebound.retrieval import Retriever
-
-    return Retriever(kb)
-
-
-def _revision(kb: Any) -> str | None:
+def _revision(kb: KnowledgeBase) -> str | None:
     revision = getattr(kb, "revision", None)
     return None if revision is None else str(revision)
-
-
-def _abstention(prompt: Prompt, reason: str, **extra: Any) -> dict[str, Any]:
-    fields = {"answer": prompt.abstention, "abstained": True, "abstain_reason": reason, "claims": (),
-              "citations": (), "removed": ()}
-    fields.update(extra)
-    return fields
-
-
-def parse_reply(text: str) -> Any:
-    """The reply as a GroundedAnswer. Lenient about a Markdown code fence or chatter around ONE JSON
-    object (small models add them); strict about the object itself. Raises SchemaError."""
-    from citebound.verify.schema import parse_grounded_answer
-
-    try:
-        return parse_grounded_answer(text)
-    except SchemaError as strict_error:
-        inner = _json_object_in(text)
-        if inner is None or inner == text.strip():
-            raise
-        try:
-            return parse_grounded_answer(inner)
-        except SchemaError:
-            raise strict_error from None
-
-
-def _json_object_in(text: str) -> str | None:
-    fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.DOTALL)
-    if fenced:
-        return fenced.group(1)
-    lo, hi = text.find("{"), text.rfind("}")
-    return text[lo : hi + 1] if 0 <= lo < hi else None
 
 
 def _call(gen: Backend, request: GenerationRequest, trace: _Trace) -> Generation:
@@ -292,87 +263,57 @@ def _call(gen: Backend, request: GenerationRequest, trace: _Trace) -> Generation
     return generation
 
 
-def _generate_valid(gen: Backend, question: str, sources: dict[str, str], prompt: Prompt,
-                    trace: _Trace) -> tuple[Any, float | None, str | None]:
+def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAnswer | None, float | None, str | None]:
     """First call, and one retry with the schema error appended.
 
     Returns (GroundedAnswer or None, the backend's confidence, the backend's own abstention reason)."""
-    request = GenerationRequest(question, sources, prompt.messages, attempt="initial")
+    request = GenerationRequest(ctx.question, sources, ctx.prompt.messages, kind="initial")
     confidence = None
     for kind in ("initial", "retry"):
-        generation = _call(gen, request, trace)
+        generation = _call(ctx.backend, request, ctx.trace)
         confidence = generation.confidence if generation.confidence is not None else confidence
         why = generation.meta.get("abstain_reason")
-        with trace.timed("parse"):
+        with ctx.trace.timed("parse"):
             try:
                 parsed = parse_reply(generation.text)
             except SchemaError as exc:
-                trace.outputs.append((kind, generation.text, str(exc)))
+                ctx.trace.outputs.append((kind, generation.text, str(exc)))
                 feedback = (f"{exc}. Reply with one JSON object with the keys answer, citations (a list of "
                             '{"source_id", "quote"}) and abstained.')
-                retry_prompt = build_prompt(question, sources, feedback=feedback, nonce=prompt.nonce)
-                request = GenerationRequest(question, sources, retry_prompt.messages, feedback, attempt="retry")
+                retry_prompt = build_prompt(ctx.question, sources, feedback=feedback, nonce=ctx.prompt.nonce)
+                request = GenerationRequest(ctx.question, sources, retry_prompt.messages, feedback, kind="retry")
                 continue
-        trace.outputs.append((kind, generation.text, None))
+        ctx.trace.outputs.append((kind, generation.text, None))
         return parsed, confidence, why
     return None, confidence, None
 
 
-_CHECKERS: dict[tuple[str, float], Any] = {}
+def _verify(answer: GroundedAnswer, output_index: int, sources: dict[str, str], ctx: _Context) -> Attempt:
+    with ctx.trace.timed("verify"):
+        report = verify_answer(answer, sources, checker=ctx.checker)
+    kept, removed = policy.split_claims(report)
+    attempt = Attempt(output_index, report, kept, removed, backend_abstained=answer.abstained or report.abstained)
+    ctx.trace.attempts.append(attempt)
+    return attempt
 
 
-def get_checker(name: str | None, threshold: float | None = None) -> Any:
-    """The verifier's checker `name` (None: the verifier's current default, so the entailment model is
-    used as soon as it is the default), built once per process: a model-backed checker loads once."""
-    from citebound.verify.checkers import DEFAULT_CHECKER, make_checker
-
-    key = (name or DEFAULT_CHECKER, threshold)
-    if key not in _CHECKERS:
-        # No threshold given: the checker's own (a model checker's is calibrated on dev and shipped with it).
-        _CHECKERS[key] = make_checker(key[0]) if threshold is None else make_checker(key[0], threshold=threshold)
-    return _CHECKERS[key]
-
-
-def _verify(answer: Any, index: int, sources: dict[str, str], trace: _Trace, threshold: float | None,
-            checker: str | None) -> _Attempt:
-    from citebound.verify import verify_answer
-
-    with trace.timed("verify"):
-        report = verify_answer(answer, sources, checker=get_checker(checker, threshold))
-    kept = [c for c in report.claims if c.label == "supported"]
-    removed = [RemovedClaim(c.claim, c.label, c.reason) for c in report.claims if c.label != "supported"]
-    claimed = {c.claim for c in report.claims}
-    removed += [RemovedClaim(s, "uncited", "sentence without a citation")
-                for s in report.uncited_sentences if s not in claimed]
-    return _Attempt(index, answer, report, kept, removed)
-
-
-def _regenerate(gen: Backend, question: str, sources: dict[str, str], first: _Attempt, trace: _Trace,
-                threshold: float | None, checker: str | None) -> _Attempt:
-    """Ask once more, naming the claims that were removed; keep whichever attempt supports more."""
-    named = "; ".join(f'"{r.text}" ({r.label}: {r.reason})' for r in first.removed[:8])
-    feedback = (f"these claims are not supported by the sources they cite: {named}. Answer again using only "
-                "facts stated in the sources, citing each sentence, or reply with the abstention sentence.")
-    prompt = build_prompt(question, sources, feedback=feedback)
-    generation = _call(gen, GenerationRequest(question, sources, prompt.messages, feedback, "regenerate"), trace)
-    with trace.timed("parse"):
+def _regenerate(ctx: _Context, sources: dict[str, str], removed: Sequence[RemovedClaim]) -> Attempt | None:
+    """Ask once more, naming the claims that were removed. None when the reply does not parse."""
+    feedback = policy.regeneration_feedback(removed)
+    prompt = build_prompt(ctx.question, sources, feedback=feedback)
+    generation = _call(ctx.backend, GenerationRequest(ctx.question, sources, prompt.messages, feedback,
+                                                      kind="regenerate"), ctx.trace)
+    with ctx.trace.timed("parse"):
         try:
             parsed = parse_reply(generation.text)
         except SchemaError as exc:
-            trace.outputs.append(("regenerate", generation.text, str(exc)))
-            return first
-    trace.outputs.append(("regenerate", generation.text, None))
-    if parsed.abstained:
-        return first  # the model gave up on a second look: keep what the first attempt supported
-    second = _verify(parsed, len(trace.outputs) - 1, sources, trace, threshold, checker)
-    better, worse = (second, first) if (len(second.kept), -len(second.removed)) >= (
-        len(first.kept), -len(first.removed)) else (first, second)
-    for verdict in worse.report.claims:  # the attempt not used is logged too, nothing of it kept
-        trace.verdicts.append((worse.index, verdict, False))
-    return better
+            ctx.trace.outputs.append(("regenerate", generation.text, str(exc)))
+            return None
+    ctx.trace.outputs.append(("regenerate", generation.text, None))
+    return _verify(parsed, len(ctx.trace.outputs) - 1, sources, ctx)
 
 
-def _resolve(kept: Sequence[Any], hits: Mapping[str, Hit], quotes: Sequence[Any] = ()
+def _resolve(kept: Sequence[ClaimVerdict], hits: Mapping[str, Hit], quotes: Sequence[QuoteCheck] = ()
              ) -> tuple[tuple[KeptClaim, ...], tuple[ResolvedCitation, ...]]:
     """Number the supporting citations (one per distinct source span) and map them to documents.
 
@@ -423,17 +364,16 @@ def _with_numbers(text: str, numbers: Sequence[int]) -> str:
 
 
 # -- audit ---------------------------------------------------------------------------------------
-def _write_audit(audit: Any, kb: Any, result: AskResult, prompt: Prompt, trace: _Trace,
+def _write_audit(audit: AuditLog | bool | None, ctx: _Context, result: AskResult, used: Attempt | None,
                  status: str | None) -> None:
     if audit is None or audit is False:  # not `not audit`: an empty AuditLog has len() 0
         return
-    from citebound.audit import AuditLog, AuditRecord, FlagRecord, OutputRecord, SourceRecord, VerdictRecord
-    from citebound.audit.log import text_hash
-
-    log = audit if isinstance(audit, AuditLog) else AuditLog.beside(kb.path)
+    log = audit if isinstance(audit, AuditLog) else AuditLog.beside(ctx.kb.path)
     t0 = time.perf_counter()
     record_result = result.to_dict()
     record_result.pop("sources", None)  # stored in their own table, with hashes instead of the text
+    shown = {id(v) for v in used.kept} if used is not None and not result.abstained else set()
+    verdicts = [(a.output_index, v, id(v) in shown) for a in ctx.trace.attempts for v in a.report.claims]
     record = AuditRecord(
         id=result.request_id,
         question=result.question,
@@ -442,20 +382,20 @@ def _write_audit(audit: Any, kb: Any, result: AskResult, prompt: Prompt, trace: 
         abstained=result.abstained,
         result=record_result,
         timings=dict(result.timings),
-        kb_path=str(Path(kb.path).resolve()) if getattr(kb, "path", None) else None,
+        kb_path=str(Path(ctx.kb.path).resolve()) if getattr(ctx.kb, "path", None) else None,
         kb_revision=result.kb_revision,
-        prompt=prompt.render(),
+        prompt=ctx.prompt.render(),
         abstain_reason=result.abstain_reason,
         answer=result.answer,
-        sources=tuple(SourceRecord(s.label, s.chunk_id, s.doc_id, s.version, s.start, s.end, text_hash(s.text),
-                                   s.scores) for s in result.sources),
-        outputs=tuple(OutputRecord(i, kind, raw, err) for i, (kind, raw, err) in enumerate(trace.outputs)),
+        sources=tuple(SourceRecord(s.source_id, s.chunk_id, s.doc_id, s.version, s.start, s.end,
+                                   text_hash(s.text), s.scores) for s in result.sources),
+        outputs=tuple(OutputRecord(i, kind, raw, err) for i, (kind, raw, err) in enumerate(ctx.trace.outputs)),
         verdicts=tuple(
             VerdictRecord(attempt=a, idx=i, claim=v.claim, cited=tuple(v.cited_ids), label=v.label,
                           reason=v.reason, kept=kept, source_id=v.source_id,
                           span_start=v.span[0] if v.span else None, span_end=v.span[1] if v.span else None,
                           score=float(v.score))
-            for i, (a, v, kept) in enumerate(trace.verdicts)
+            for i, (a, v, kept) in enumerate(verdicts)
         ),
         flags=tuple(FlagRecord(f.source_id, f.pattern, f.start, f.end, f.excerpt) for f in result.flags),
     )
@@ -467,5 +407,4 @@ def _write_audit(audit: Any, kb: Any, result: AskResult, prompt: Prompt, trace: 
     result.timings["audit"] = round(time.perf_counter() - t0, 6)
 
 
-__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask", "get_checker",
-           "parse_reply"]
+__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask"]

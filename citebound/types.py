@@ -34,8 +34,8 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A retrieved chunk, labelled for one request (`S1`, `S2`, …) with the scores that ranked it."""
+    """A retrieved chunk, with the id it has in one request (`S1`, `S2`, …) and the scores that ranked it."""
 
-    label: str
+    source_id: str
     chunk: Chunk
     scores: dict[str, float] = field(default_factory=dict)

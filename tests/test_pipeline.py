@@ -64,7 +64,7 @@ def refund_answer(label, days="five", extra=None):
 
 def first_label(kb, retriever, doc_suffix, question=REFUNDS_Q):
     hits = retriever.retrieve(question, 5)
-    return next(h.label for h in hits if h.chunk.doc_id.endswith(doc_suffix))
+    return next(h.source_id for h in hits if h.chunk.doc_id.endswith(doc_suffix))
 
 
 def test_supported_answer_is_kept_and_resolved_to_a_document_span(kb, retriever, log):
@@ -79,7 +79,7 @@ def test_supported_answer_is_kept_and_resolved_to_a_document_span(kb, retriever,
     assert "five business days" in cit.quote
     # The backend saw the prompt with the sources, labelled as retrieved.
     (call,) = backend.calls
-    assert call.attempt == "initial" and f'id="{s}"' in call.messages[1].content
+    assert call.kind == "initial" and f'id="{s}"' in call.messages[1].content
 
 
 def test_invalid_json_twice_abstains_with_both_raw_outputs_logged(kb, retriever, log):
@@ -87,7 +87,7 @@ def test_invalid_json_twice_abstains_with_both_raw_outputs_logged(kb, retriever,
     result = run(REFUNDS_Q, kb, retriever, log, backend)
     assert result.abstained and "schema" in result.abstain_reason
     assert result.answer == "I could not find this in the knowledge base."
-    assert len(backend.calls) == 2 and backend.calls[1].attempt == "retry"
+    assert len(backend.calls) == 2 and backend.calls[1].kind == "retry"
     assert "GroundedAnswer" in backend.calls[1].feedback  # the retry carries the error
     record = log.get(result.request_id)
     assert [o.raw for o in record.outputs] == ["Sure! Refunds take five days.", '{"answer": "five days"}']
@@ -99,7 +99,7 @@ def test_one_schema_retry_then_a_valid_answer(kb, retriever, log):
     s = first_label(kb, retriever, "refunds.md")
     backend = ScriptedBackend().enqueue("not json at all", refund_answer(s))
     result = run(REFUNDS_Q, kb, retriever, log, backend)
-    assert not result.abstained and result.attempts == 2
+    assert not result.abstained and result.backend_calls == 2
     record = log.get(result.request_id)
     assert record.outputs[0].parse_error and record.outputs[1].parse_error is None
     assert [v.attempt for v in record.verdicts] == [1]
@@ -142,12 +142,23 @@ def test_unsupported_claims_trigger_one_regeneration_naming_them(kb, retriever, 
     backend = ScriptedBackend().enqueue(refund_answer(s, days="ten"), refund_answer(s))
     result = run(REFUNDS_Q, kb, retriever, log, backend)
     assert not result.abstained and result.claims[0].text == "Refunds are processed within five business days."
-    assert len(backend.calls) == 2 and backend.calls[1].attempt == "regenerate"
+    assert len(backend.calls) == 2 and backend.calls[1].kind == "regenerate"
     assert "Refunds are processed within ten business days." in backend.calls[1].feedback
     record = log.get(result.request_id)
     assert [o.kind for o in record.outputs] == ["initial", "regenerate"]
     by_attempt = {(v.attempt, v.label, v.kept) for v in record.verdicts}
     assert by_attempt == {(0, "unsupported", False), (1, "supported", True)}
+
+
+def test_a_regeneration_that_raises_still_logs_the_first_attempts_verdicts(kb, retriever, log):
+    s = first_label(kb, retriever, "refunds.md")
+    backend = ScriptedBackend().enqueue(refund_answer(s, days="ten"))  # nothing queued for the regeneration
+    with pytest.raises(BackendError):
+        run(REFUNDS_Q, kb, retriever, log, backend)
+    (record,) = log.last(1)
+    assert record.status == "error" and [o.kind for o in record.outputs] == ["initial"]
+    assert [(v.attempt, v.label, v.kept) for v in record.verdicts] == [(0, "unsupported", False)]
+    assert record.verdicts[0].claim == "Refunds are processed within ten business days."
 
 
 def test_every_claim_removed_means_abstain(kb, retriever, log):
@@ -213,7 +224,7 @@ def test_every_request_leaves_a_complete_audit_record(kb, retriever, log):
     record = log.get(result.request_id)
     assert record.question == REFUNDS_Q and record.kb_revision == str(kb.revision)
     assert record.backend["name"] == "scripted" and record.status == "answered"
-    assert [src.label for src in record.sources] == [src.label for src in result.sources]
+    assert [src.label for src in record.sources] == [src.source_id for src in result.sources]
     for src, info in zip(record.sources, result.sources):
         assert src.chunk_id == info.chunk_id and src.version == info.version and len(src.text_hash) == 64
     assert record.prompt.startswith("[system]") and f'id="{s}"' in record.prompt
@@ -271,7 +282,9 @@ def test_openai_backend_through_the_pipeline_with_a_regeneration(kb, retriever, 
     assert f'<source id="{s}" key=' in first["messages"][1]["content"]
     assert "within ten business days" in second["messages"][-1]["content"]
     record = log.get(result.request_id)
-    assert record.backend == {"name": "openai", "options": record.backend["options"]}
+    options = record.backend["options"]
+    assert record.backend["name"] == "openai" and options["base_url"] == server.base_url
+    assert options["model"] == "m" and options["api_key"] in (None, "***")  # a key is never logged in clear
     assert [o.kind for o in record.outputs] == ["initial", "regenerate"]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, List, Optional
@@ -12,33 +11,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from citebound.cli.common import KB_HELP, kb_path, parse_options
+
 console = Console(highlight=False)
-KB_HELP = "Knowledge-base folder (default: $CITEBOUND_KB)."
-
-
-def _kb_path(kb: Optional[Path]) -> Path:
-    from citebound.errors import InputError
-
-    kb = kb or (Path(os.environ["CITEBOUND_KB"]) if os.environ.get("CITEBOUND_KB") else None)
-    if kb is None:
-        raise InputError("no knowledge base given: pass --kb DIR or set CITEBOUND_KB")
-    return kb
-
-
-def parse_options(pairs: List[str]) -> dict[str, Any]:
-    """`key=value` pairs; values are read as JSON when they parse (numbers, true/false), else as text."""
-    from citebound.errors import InputError
-
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"backend option {pair!r} is not key=value")
-        try:
-            options[key.strip().replace("-", "_")] = json.loads(value)
-        except ValueError:
-            options[key.strip().replace("-", "_")] = value
-    return options
 
 
 # -- rendering (printing only; the data comes from the library) ------------------------------------
@@ -111,7 +86,7 @@ def register(app: typer.Typer) -> None:
         from citebound.pipeline import ask as run
         from citebound.retrieval import Retriever
 
-        with KnowledgeBase.open(_kb_path(kb)) as store:
+        with KnowledgeBase.open(kb_path(kb)) as store:
             result = run(question, store, backend=backend, backend_options=parse_options(option),
                          retriever=Retriever(store, mode=mode), k=k, checker=checker, audit=not no_audit)
         if as_json:
@@ -148,7 +123,7 @@ def register(app: typer.Typer) -> None:
         from citebound.audit import AuditLog
         from citebound.errors import InputError
 
-        path = AuditLog.beside(_kb_path(kb)).path
+        path = AuditLog.beside(kb_path(kb)).path
         if not path.exists():
             raise InputError(f"no audit log at {path}")
         with AuditLog(path) as log:
@@ -181,7 +156,7 @@ def register(app: typer.Typer) -> None:
         from citebound.audit.replay import replay as run
         from citebound.kb import KnowledgeBase
 
-        folder = _kb_path(kb)
+        folder = kb_path(kb)
         with KnowledgeBase.open(folder) as store, AuditLog.beside(folder) as log:
             report = run(log.get(request_id), store)
         if as_json:
@@ -189,9 +164,12 @@ def register(app: typer.Typer) -> None:
             return
         console.print(f"request {report.request_id[:12]}: KB revision {report.kb_revision_then} then, "
                       f"{report.kb_revision_now} now")
+        used = report.checker or {}
+        console.print(f"  re-checked with checker {used.get('checker')} at threshold {used.get('threshold')}"
+                      + (" (as recorded with the request)" if used.get("as_recorded") else " (overridden)"))
         for s in report.sources:
             colour = {"current": "green", "unchanged": "green"}.get(s.status, "red")
-            console.print(f"  {s.label} {escape(s.doc_id)} v{s.version_then} -> "
+            console.print(f"  {s.source_id} {escape(s.doc_id)} v{s.version_then} -> "
                           f"{'v' + str(s.version_now) if s.version_now else '-'}: [{colour}]{s.status}[/]")
         for c in report.claims:
             arrow = f"[red]{c.label_then} -> {c.label_now}[/]" if c.changed else f"[green]{c.label_now}[/]"

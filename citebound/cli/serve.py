@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         port: int = typer.Option(8000, "--port"),
     ) -> None:
         """Serve a page that answers questions and highlights each citation's span in its source."""
-        from citebound.cli.ask import _kb_path, parse_options
+        from citebound.cli.common import kb_path, parse_options
         from citebound.server.app import create_app
 
         try:
@@ -27,5 +27,5 @@ def register(app: typer.Typer) -> None:
             from citebound.errors import ModelUnavailableError
 
             raise ModelUnavailableError("citebound serve needs uvicorn: pip install 'citebound[server]'") from None
-        uvicorn.run(create_app(_kb_path(kb), backend=backend, backend_options=parse_options(option)),
+        uvicorn.run(create_app(kb_path(kb), backend=backend, backend_options=parse_options(option)),
                     host=host, port=port)

@@ -38,7 +38,7 @@ class GenerationRequest:
     messages: tuple[Message, ...] = ()
     # Set on a retry or regeneration: what was wrong with the previous reply, so the backend can fix it.
     feedback: str | None = None
-    attempt: str = "initial"  # "initial" | "retry" | "regenerate"
+    kind: str = "initial"  # "initial" | "retry" | "regenerate" (as in the audit log's outputs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,9 @@ citation's span highlighted in its source document.
 
     citebound serve --kb my-kb          # then open http://127.0.0.1:8000
 
-One knowledge base per app, opened at start. Requests are answered one at a time (a lock around
-`ask`): the KB's SQLite connection and the embedding model are shared, and the machines this runs on
-have few cores anyway.
+One knowledge base per app, opened at start, and one backend built for it at start (so its caches
+and loaded models serve every request). Requests are answered one at a time (a lock around `ask`):
+the KB's SQLite connection and the embedding model are shared.
 """
 
 from __future__ import annotations
@@ -50,10 +50,12 @@ def create_app(kb_path: str | Path, *, backend: str = "extractive", backend_opti
         raise ModelUnavailableError("citebound serve needs FastAPI: pip install 'citebound[server]'") from None
 
     from citebound.audit import AuditLog
+    from citebound.generation import get_backend
     from citebound.kb import KnowledgeBase
     from citebound.pipeline import ask
     from citebound.retrieval import Retriever
 
+    generator = get_backend(backend, **dict(backend_options or {}))
     kb = KnowledgeBase.open(kb_path)
     retriever = Retriever(kb, progress=False)
     lock = threading.Lock()
@@ -74,8 +76,7 @@ def create_app(kb_path: str | Path, *, backend: str = "extractive", backend_opti
     def api_ask(body: AskBody) -> dict[str, Any]:
         with lock:
             try:
-                result = ask(body.question, kb, backend=backend, backend_options=backend_options,
-                             retriever=retriever, k=body.k)
+                result = ask(body.question, kb, backend=generator, retriever=retriever, k=body.k)
             except BackendError as exc:
                 raise HTTPException(502, str(exc)) from None
             except CiteboundError as exc:

@@ -9,6 +9,8 @@ A non-abstained answer must carry at least one citation; an abstained one may ca
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from citebound.errors import SchemaError
@@ -56,3 +58,29 @@ def parse_grounded_answer(payload: str | bytes | dict) -> GroundedAnswer:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "answer"
         raise SchemaError(f"answer does not match the GroundedAnswer schema: {where}: {first['msg']}") from None
+
+
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*\})\s*```", re.DOTALL)
+
+
+def parse_reply(text: str) -> GroundedAnswer:
+    """A model's reply as a GroundedAnswer. Lenient about a Markdown code fence or chatter around ONE
+    JSON object (small models add them); strict about the object itself. Raises SchemaError."""
+    try:
+        return parse_grounded_answer(text)
+    except SchemaError as strict_error:
+        inner = _json_object_in(text)
+        if inner is None or inner == text.strip():
+            raise
+        try:
+            return parse_grounded_answer(inner)
+        except SchemaError:
+            raise strict_error from None
+
+
+def _json_object_in(text: str) -> str | None:
+    fenced = _FENCED.search(text)
+    if fenced:
+        return fenced.group(1)
+    lo, hi = text.find("{"), text.rfind("}")
+    return text[lo : hi + 1] if 0 <= lo < hi else None

@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import Field
 
 from citebound.generation.base import Backend, Generation, GenerationRequest
+from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
 
 # The `relevance` signal's threshold. Chosen on ../shared/data/qa/squad2/dev only (never test) with
 # `citebound calibrate extractive --data ../shared/data/qa/squad2/dev`: the threshold maximising the
@@ -207,8 +208,6 @@ class ExtractiveBackend(Backend):
 
     # -- the backend -----------------------------------------------------------------------------
     def generate(self, request: GenerationRequest) -> Generation:
-        from citebound.generation.prompt import abstention_sentence
-
         scored = self.score(request.question, request.sources)
         signals = self.signals(request.question, scored)
         signal, threshold = self.signal, self.threshold
@@ -217,7 +216,7 @@ class ExtractiveBackend(Backend):
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
                 "signals": {k: round(v, 4) for k, v in signals.items()}}
         if not picked or confidence < threshold:
-            reply = {"answer": abstention_sentence(), "citations": [], "abstained": True}
+            reply = {"answer": ABSTENTION_SENTENCE, "citations": [], "abstained": True}
             what = "relevant enough" if signal == "relevance" else "likely enough to answer the question"
             meta["abstain_reason"] = (f"no source sentence is {what}: {signal} {confidence:.2f} < threshold "
                                       f"{threshold:.2f}" if picked else "the sources have no sentences")
@@ -235,8 +234,6 @@ def cite_sentence(sentence: str, source_id: str) -> str:
     """`sentence` with `[source_id]` placed before its final punctuation ("… days [S1]."). Citation
     markers the source itself contains (Wikipedia's "[3]") are dropped from the answer text: the
     verifier would read them as citations of ids that do not exist. The quote stays verbatim."""
-    from citebound.verify.citations import remove_markers
-
     sentence = remove_markers(sentence)
     m = _TRAILING_PUNCT.search(sentence)
     if m:

@@ -27,7 +27,7 @@ def setup(tmp_path):
 
 def logged_answer(kb, log, question, sentence, doc_suffix):
     retriever = Retriever(kb, mode="bm25", progress=False)
-    label = next(h.label for h in retriever.retrieve(question, 5) if h.chunk.doc_id.endswith(doc_suffix))
+    label = next(h.source_id for h in retriever.retrieve(question, 5) if h.chunk.doc_id.endswith(doc_suffix))
     backend = ScriptedBackend().enqueue({"answer": f"{sentence} [{label}].",
                                          "citations": [{"source_id": label, "quote": sentence}]})
     result = ask(question, kb, backend=backend, retriever=retriever, audit=log)
@@ -73,3 +73,39 @@ def test_abstained_request_has_nothing_to_reverify(setup):
                  retriever=Retriever(kb, mode="bm25", progress=False), audit=log)
     report = replay(log.get(result.request_id), kb)
     assert report.claims == () and "abstained" in report.note
+
+
+def test_replay_rechecks_with_the_recorded_threshold_and_reports_no_change(setup):
+    # "It is not possible to return gift cards" scores about 0.66 with the deterministic checker:
+    # supported at the threshold 0.6 the request used, partial at the default 0.8. Re-checking with the
+    # default (the old behaviour) would report a change that no KB edit caused.
+    _, kb, log = setup
+    retriever = Retriever(kb, mode="bm25", progress=False)
+    question = "Can gift cards be returned?"
+    label = next(h.source_id for h in retriever.retrieve(question, 5) if h.chunk.doc_id.endswith("refunds.txt"))
+    backend = ScriptedBackend().enqueue({"answer": f"It is not possible to return gift cards [{label}].",
+                                         "citations": [{"source_id": label, "quote": "Gift cards cannot be returned."}]})
+    result = ask(question, kb, backend=backend, retriever=retriever, audit=log, checker="deterministic",
+                 threshold=0.6)
+    assert not result.abstained and result.verifier["threshold"] == 0.6
+    report = replay(log.get(result.request_id), kb)
+    assert report.checker["checker"] == "deterministic" and report.checker["threshold"] == 0.6
+    assert report.checker["as_recorded"] and not report.changed
+    assert report.claims[0].label_then == report.claims[0].label_now == "supported"
+    overridden = replay(log.get(result.request_id), kb, threshold=0.8)  # an explicit override is said so
+    assert not overridden.checker["as_recorded"] and overridden.claims[0].label_now == "partial"
+
+
+def test_replay_of_an_answer_checked_with_full_uses_full(setup):
+    _, kb, log = setup
+    retriever = Retriever(kb, mode="bm25", progress=False)
+    question = "How much is express delivery?"
+    label = next(h.source_id for h in retriever.retrieve(question, 5) if h.chunk.doc_id.endswith("shipping.txt"))
+    sentence = "Express delivery costs 12 euros and arrives the next business day"
+    backend = ScriptedBackend().enqueue({"answer": f"{sentence} [{label}].",
+                                         "citations": [{"source_id": label, "quote": sentence}]})
+    result = ask(question, kb, backend=backend, retriever=retriever, audit=log, checker="full")
+    assert result.verifier["checker"] == "full" and result.verifier["model"]
+    report = replay(log.get(result.request_id), kb)
+    assert report.checker["checker"] == "full" and report.checker["model"] == result.verifier["model"]
+    assert not report.changed and report.note == ""

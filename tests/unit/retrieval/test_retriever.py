@@ -12,7 +12,7 @@ from citebound.types import Hit
 
 def test_bm25_retrieves_labelled_sources_with_offsets(small_kb):
     hits = Retriever(small_kb, mode="bm25").retrieve("Who showed that citrus cures scurvy?", k=3)
-    assert [h.label for h in hits] == ["S1", "S2", "S3"][: len(hits)]
+    assert [h.source_id for h in hits] == ["S1", "S2", "S3"][: len(hits)]
     top = hits[0]
     assert top.chunk.doc_id == "docs/scurvy.txt"
     assert top.chunk.version == 1
@@ -107,14 +107,14 @@ class ReverseReranker:
     """A reranker that reverses the candidates: enough to show the hook is applied, and before labelling."""
 
     def rerank(self, question, hits):
-        return [Hit(h.label, h.chunk, {**h.scores, "rerank": float(i)}) for i, h in enumerate(reversed(hits))]
+        return [Hit(h.source_id, h.chunk, {**h.scores, "rerank": float(i)}) for i, h in enumerate(reversed(hits))]
 
 
 def test_rerank_hook_reorders_candidates_before_labelling(small_kb):
     plain = Retriever(small_kb, mode="bm25", depth=5).retrieve("bees honey owls birds", k=5)
     reranked = Retriever(small_kb, mode="bm25", depth=5, reranker=ReverseReranker()).retrieve("bees honey owls birds", k=5)
     assert [h.chunk.id for h in reranked] == [h.chunk.id for h in reversed(plain)]
-    assert reranked[0].label == "S1" and "rerank" in reranked[0].scores
+    assert reranked[0].source_id == "S1" and "rerank" in reranked[0].scores
 
 
 def test_should_abstain_uses_the_threshold_stored_in_the_kb(small_kb):

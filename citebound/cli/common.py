@@ -1,0 +1,34 @@
+"""What several commands share: where the knowledge base is, and backend options from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from citebound import config
+from citebound.errors import InputError
+
+KB_HELP = "Knowledge-base folder (default: $CITEBOUND_KB)."
+
+
+def kb_path(kb: Path | None) -> Path:
+    """The --kb folder, else $CITEBOUND_KB; an error naming both when neither is given."""
+    given = kb or (Path(config.env("CITEBOUND_KB")) if config.env("CITEBOUND_KB") else None)
+    if given is None:
+        raise InputError("no knowledge base given: pass --kb DIR or set CITEBOUND_KB")
+    return given
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`key=value` pairs; values are read as JSON when they parse (numbers, true/false), else as text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"backend option {pair!r} is not key=value")
+        try:
+            options[key.strip().replace("-", "_")] = json.loads(value)
+        except ValueError:
+            options[key.strip().replace("-", "_")] = value
+    return options

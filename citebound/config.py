@@ -1,0 +1,61 @@
+"""Defaults and environment variables: the one place either is written.
+
+Stage modules import their defaults from here; calibrated values (thresholds chosen on dev) are not
+here but in the calibration file beside the model they belong to (`citebound/models/*/calibration.json`)
+or in the knowledge base's own settings (the retrieval abstention threshold, which depends on its corpus).
+
+Environment variables are read only through `env()`, at call time (so a test or a server can set them),
+and every one is listed in `ENVIRONMENT` (documented in docs/architecture.md):
+"""
+
+from __future__ import annotations
+
+import os
+
+# -- ask / retrieval -------------------------------------------------------------------------------
+TOP_K = 5  # sources retrieved and shown to the generator per question
+CANDIDATE_DEPTH = 100  # candidates each ranker contributes before fusion
+RRF_K = 60  # reciprocal-rank fusion constant (Cormack et al. 2009)
+MAX_QUESTION_CHARS = 4000
+
+# -- verification ----------------------------------------------------------------------------------
+# Score a claim needs for `supported` with the rule-based checkers; aims at precision of "supported".
+SUPPORT_THRESHOLD = 0.8
+
+# -- knowledge base ------------------------------------------------------------------------------
+CHUNK_SIZE = 1200  # characters per chunk, cut at sentence ends
+CHUNK_OVERLAP = 200
+
+# -- runtime ---------------------------------------------------------------------------------------
+DEFAULT_THREADS = 2  # onnxruntime threads: the machines this is built for have 2 cores
+
+ENVIRONMENT: dict[str, str] = {
+    "CITEBOUND_KB": "knowledge-base folder used when a command gets no --kb",
+    "CITEBOUND_CACHE": "cache folder (evaluation KBs, judge verdicts); default $XDG_CACHE_HOME/citebound",
+    "XDG_CACHE_HOME": "base of the default cache folder (~/.cache when unset)",
+    "CITEBOUND_THREADS": "onnxruntime threads for the embedding model (default 2)",
+    "CITEBOUND_OPENAI_BASE_URL": "base URL of the OpenAI-compatible server (backend openai)",
+    "CITEBOUND_OPENAI_MODEL": "model name sent to that server",
+    "OPENAI_API_KEY": "API key for that server",
+    "CITEBOUND_GGUF": "path of the GGUF model file (backend llama-cpp)",
+    "CITEBOUND_JUDGE_BASE_URL": "base URL of the LLM judge's OpenAI-compatible server",
+    "CITEBOUND_JUDGE_MODEL": "the judge's model name",
+    "CITEBOUND_JUDGE_API_KEY": "the judge's API key",
+    "CITEBOUND_JUDGE_CACHE": "folder of cached judge verdicts",
+}
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    """The environment variable `name` (one of ENVIRONMENT), or `default` when unset or empty."""
+    if name not in ENVIRONMENT:
+        raise KeyError(f"{name} is not a citebound setting; add it to citebound.config.ENVIRONMENT")
+    return os.environ.get(name) or default
+
+
+def threads() -> int:
+    """onnxruntime threads: CITEBOUND_THREADS when it is a positive integer, else DEFAULT_THREADS."""
+    raw = env("CITEBOUND_THREADS")
+    try:
+        return max(1, int(raw)) if raw else DEFAULT_THREADS
+    except ValueError:
+        return DEFAULT_THREADS

@@ -1,0 +1,116 @@
+"""The policy stage: what `ask` does with the verifier's verdicts. Small pure functions, no I/O.
+
+The verifier says how well each claim is supported; the policy decides what the user sees:
+
+- `split_claims`       keep supported claims; remove unsupported, partial and uncited ones, each with
+                       the reason the user is shown;
+- `should_regenerate`  ask the backend once more, naming the removed claims, when something was
+                       removed, regeneration is on and the backend can give a different answer;
+- `choose_attempt`     of the first answer and its regeneration, use the one that keeps more claims
+                       (then: removes fewer); a tie keeps the regeneration, which saw the feedback;
+- `abstention_reason`  abstain, with the reason logged, when there are no sources, the evidence is too
+                       weak, the backend's reply never matched the schema, the backend itself abstained,
+                       or nothing supported is left.
+
+Every function returns its decision with the reason it reports, so the audit log and the user see the
+same sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from citebound.verify.report import AnswerReport, ClaimVerdict
+
+# Reasons, written once: the audit log, the CLI and the server all show these sentences.
+NO_SOURCES = "the knowledge base returned no sources for this question"
+WEAK_EVIDENCE = ("the retrieved evidence is too weak (below the knowledge base's calibrated retrieval "
+                 "threshold); no answer was generated")
+SCHEMA_FAILED = "the backend's output did not match the answer schema, twice"
+BACKEND_ABSTAINED = "the backend found no answer in the sources"
+NOTHING_SUPPORTED = "no claim of the answer was supported by the sources it cites"
+UNCITED = "sentence without a citation"
+MAX_CLAIMS_NAMED = 8  # in the regeneration feedback
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedClaim:
+    """A claim the user does not see, and why. `label` is unsupported | partial | uncited."""
+
+    text: str
+    label: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One answer from the backend, verified, and the policy's split of its claims."""
+
+    output_index: int  # position of the raw output in the request's log
+    report: AnswerReport
+    kept: tuple[ClaimVerdict, ...]
+    removed: tuple[RemovedClaim, ...]
+    backend_abstained: bool = False
+
+
+def split_claims(report: AnswerReport) -> tuple[tuple[ClaimVerdict, ...], tuple[RemovedClaim, ...]]:
+    """Which claims are kept (supported) and which are removed, with the reason each is removed.
+
+    An uncited sentence the verifier did not check as a claim is removed too: it states something no
+    source was asked to support."""
+    kept = tuple(c for c in report.claims if c.label == "supported")
+    removed = [RemovedClaim(c.claim, c.label, c.reason) for c in report.claims if c.label != "supported"]
+    checked = {c.claim for c in report.claims}
+    removed += [RemovedClaim(s, "uncited", UNCITED) for s in report.uncited_sentences if s not in checked]
+    return kept, tuple(removed)
+
+
+def should_regenerate(first: Attempt, *, enabled: bool, backend_can_regenerate: bool) -> bool:
+    """Regenerate once when claims were removed from an answer that did not abstain."""
+    return bool(first.removed) and not first.backend_abstained and enabled and backend_can_regenerate
+
+
+def regeneration_feedback(removed: Sequence[RemovedClaim]) -> str:
+    """What the backend is told on its second try: the removed claims and why they were removed."""
+    named = "; ".join(f'"{r.text}" ({r.label}: {r.reason})' for r in removed[:MAX_CLAIMS_NAMED])
+    return (f"these claims are not supported by the sources they cite: {named}. Answer again using only "
+            "facts stated in the sources, citing each sentence, or reply with the abstention sentence.")
+
+
+def choose_attempt(first: Attempt, second: Attempt | None) -> tuple[Attempt, str]:
+    """The attempt whose claims are shown, and why. A regeneration that abstained or failed to parse
+    (None) never replaces a first answer that kept something."""
+    if second is None:
+        return first, "first answer (no usable regeneration)"
+    if second.backend_abstained:
+        return first, "first answer (the regeneration abstained)"
+    if (len(second.kept), -len(second.removed)) >= (len(first.kept), -len(first.removed)):
+        return second, f"regeneration (keeps {len(second.kept)} claims, first kept {len(first.kept)})"
+    return first, f"first answer (keeps {len(first.kept)} claims, regeneration kept {len(second.kept)})"
+
+
+def before_generation(n_sources: int, retrieval_weak: bool, abstain_on_weak_retrieval: bool) -> str | None:
+    """Abstain before generating: no sources at all, or evidence the retriever calls too weak."""
+    if n_sources == 0:
+        return NO_SOURCES
+    if retrieval_weak and abstain_on_weak_retrieval:
+        return WEAK_EVIDENCE
+    return None
+
+
+def abstention_reason(used: Attempt | None, backend_reason: str | None = None) -> str | None:
+    """Abstain after generating, or None to answer. `used` is None when no reply matched the schema."""
+    if used is None:
+        return SCHEMA_FAILED
+    if used.backend_abstained:
+        return BACKEND_ABSTAINED + (f" ({backend_reason})" if backend_reason else "")
+    if not used.kept:
+        return NOTHING_SUPPORTED
+    return None
+
+
+__all__ = [
+    "Attempt", "RemovedClaim", "abstention_reason", "before_generation", "choose_attempt",
+    "regeneration_feedback", "should_regenerate", "split_claims",
+]  # fmt: skip
