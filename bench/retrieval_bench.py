@@ -101,7 +101,7 @@ def run_citebound(passages, queries, workdir: Path):
 def run_tantivy(passages, queries, workdir: Path):
     import tantivy
 
-    from citebound.retrieval.bm25 import ANALYZER, build_analyzer
+    from citebound.kb.bm25_index import ANALYZER, build_analyzer
 
     t0 = time.perf_counter()
     builder = tantivy.SchemaBuilder()
@@ -157,7 +157,7 @@ def run_bm25s(passages, queries, workdir: Path):
 def run_rank_bm25(passages, queries, workdir: Path):
     from rank_bm25 import BM25Okapi
 
-    from citebound.retrieval.bm25 import build_analyzer
+    from citebound.kb.bm25_index import build_analyzer
 
     analyzer = build_analyzer()
     t0 = time.perf_counter()

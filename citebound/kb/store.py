@@ -185,9 +185,9 @@ class KnowledgeBase:
     # -- BM25 index -----------------------------------------------------------------------------------
     @property
     def bm25(self):
-        """The BM25 index (`citebound.retrieval.bm25.Bm25Index`), in step with this KB's revision."""
+        """The BM25 index (`citebound.kb.bm25_index.Bm25Index`), in step with this KB's revision."""
         if self._bm25 is None:
-            from citebound.retrieval.bm25 import Bm25Index
+            from citebound.kb.bm25_index import Bm25Index
 
             self._bm25 = Bm25Index(self.path / BM25_DIR, threads=min(2, os.cpu_count() or 1))
         return self._bm25
@@ -472,7 +472,7 @@ class KnowledgeBase:
         version) is never embedded again, and work done before a crash is kept.
         """
         if embedder is None:
-            from citebound.retrieval.dense import shared_embedder
+            from citebound.models.embedder import shared_embedder
 
             embedder = shared_embedder()
         have = {r[0] for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (embedder.name,))}

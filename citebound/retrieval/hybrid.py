@@ -28,7 +28,7 @@ from citebound.retrieval.fusion import DEFAULT_RRF_K, rrf
 from citebound.types import Hit
 
 MODES = ("hybrid", "bm25", "dense")
-DEFAULT_DEPTH = 100
+CANDIDATE_DEPTH = 100  # candidates each ranking contributes before fusion (evaluations rank deeper)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class Retriever:
         mode: str = "hybrid",
         rrf_k: int = DEFAULT_RRF_K,
         reranker: Reranker | None = None,
-        depth: int = DEFAULT_DEPTH,
+        depth: int = CANDIDATE_DEPTH,
         embedder=None,
         progress: bool = True,
     ) -> None:
@@ -67,7 +67,7 @@ class Retriever:
     @property
     def embedder(self):
         if self._embedder is None:
-            from citebound.retrieval.dense import shared_embedder
+            from citebound.models.embedder import shared_embedder
 
             self._embedder = shared_embedder()
         return self._embedder

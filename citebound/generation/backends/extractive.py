@@ -129,7 +129,7 @@ class ExtractiveBackend(Backend):
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             if self._embedder is None:
-                from citebound.retrieval.dense import shared_embedder
+                from citebound.models.embedder import shared_embedder
 
                 self._embedder = shared_embedder()
             if len(self._cache) > 100_000:  # bounded: a long evaluation sees many distinct sentences

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from citebound.retrieval.bm25 import B, K1, bm25_term_factor
+from citebound.kb.bm25_index import B, K1, bm25_term_factor
 from citebound.retrieval.fusion import rrf, rrf_score
 
 

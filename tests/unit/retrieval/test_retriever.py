@@ -38,7 +38,7 @@ def test_bad_arguments_are_input_errors(small_kb):
 @pytest.mark.slow
 def test_dense_model_loads_offline_and_embeds_unit_vectors(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    from citebound.retrieval.dense import Embedder
+    from citebound.models.embedder import Embedder
 
     vecs = Embedder(threads=1).embed(
         ["A cat sits on the mat.", "A kitten rests on a rug.", "Interest rates rose sharply."], batch_size=2
@@ -56,7 +56,7 @@ def test_one_shared_embedder_per_process_and_safe_first_use_from_threads(small_k
     from concurrent.futures import ThreadPoolExecutor
 
     from citebound.generation.backends.extractive import ExtractiveBackend
-    from citebound.retrieval.dense import Embedder, shared_embedder
+    from citebound.models.embedder import Embedder, shared_embedder
 
     assert shared_embedder(threads=1) is shared_embedder(threads=1)
     assert Retriever(small_kb, mode="dense").embedder is shared_embedder()

@@ -9,27 +9,19 @@ The ONNX session is created on first use (`warm_up()` or the first `embed()`), n
 
 from __future__ import annotations
 
-import os
 import threading
 from importlib import resources
 from typing import Sequence
 
 import numpy as np
 
+from citebound import config
 from citebound.errors import ModelUnavailableError
 
 DIM = 384
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length; longer text is truncated (chunks stay below it)
 DEFAULT_BATCH = 32
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
-
-
-def default_threads() -> int:
-    """Threads for onnxruntime: CITEBOUND_THREADS, else 2 (the machines this runs on have 2 cores)."""
-    try:
-        return max(1, int(os.environ.get("CITEBOUND_THREADS", "2")))
-    except ValueError:
-        return 2
 
 
 def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -56,7 +48,7 @@ class Embedder:
     dim = DIM
 
     def __init__(self, threads: int | None = None, max_tokens: int = MAX_TOKENS) -> None:
-        self.threads = threads or default_threads()
+        self.threads = threads or config.threads()
         self.max_tokens = max_tokens
         self._session = None
         self._tokenizer = None
@@ -137,11 +129,10 @@ def shared_embedder(threads: int | None = None, max_tokens: int = MAX_TOKENS) ->
     """The process's one Embedder for these settings, loaded on first use.
 
     The retriever, the KB and the extractive backend all embed with the same model; sharing one
-    instance loads the ONNX session once per process instead of once per caller (a backend is built
-    anew for every `ask()`, so a server or an evaluation would otherwise reload it on every question).
+    instance loads the ONNX session once per process instead of once per caller.
     onnxruntime sessions may be run from several threads at once.
     """
-    key = (threads or default_threads(), max_tokens)
+    key = (threads or config.threads(), max_tokens)
     with _SHARED_LOCK:
         embedder = _SHARED.get(key)
         if embedder is None:
