@@ -3,13 +3,14 @@ tests move them all with one variable. Standard library only: the standalone ver
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from citebound import config
 
 
 def cache_root() -> Path:
     """`$CITEBOUND_CACHE`, else `$XDG_CACHE_HOME/citebound`, else `~/.cache/citebound`."""
-    if env := os.environ.get("CITEBOUND_CACHE"):
+    if env := config.env("CITEBOUND_CACHE"):
         return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    base = config.env("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "citebound"

@@ -35,7 +35,7 @@ from citebound.generation import Backend, Generation, GenerationRequest, get_bac
 from citebound.generation.prompt import InjectionFlag, Prompt, build_prompt
 from citebound.kb import KnowledgeBase
 from citebound.policy import Attempt, RemovedClaim
-from citebound.retrieval import Retriever
+from citebound.retrieval import Retriever, Retrieves
 from citebound.types import Hit
 from citebound.verify import verify_answer
 from citebound.verify.cascade import Cascade
@@ -133,7 +133,7 @@ def ask(
     *,
     backend: str | Backend = "extractive",
     backend_options: Mapping[str, Any] | None = None,
-    retriever: Retriever | None = None,
+    retriever: Retrieves | None = None,
     k: int = config.TOP_K,
     audit: AuditLog | bool | None = True,
     threshold: float | None = None,

@@ -10,17 +10,6 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
-    """Character offsets [start, end) into a text (end exclusive, like Python slices)."""
-
-    start: int
-    end: int
-
-    def slice(self, text: str) -> str:
-        return text[self.start : self.end]
-
-
-@dataclass(frozen=True, slots=True)
 class Chunk:
     """A piece of one version of one document, with its offsets into that version's normalized text."""
 

@@ -1,6 +1,6 @@
 """Schema of the audit log, as ordered migrations.
 
-Each migration is a function registered with `@migration`; its name (zero-padded, unique) is recorded in
+Each migration is a function registered with `@migration` (a `citebound.db.Migrations`); its name (zero-padded, unique) is recorded in
 `_citebound_migrations` once applied, so `migrate()` is idempotent and an old log is brought up to date
 when it is opened. Never edit a released migration: add a new one.
 """
@@ -8,16 +8,11 @@ when it is opened. Never edit a released migration: add a new one.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
-MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+from citebound.db import Migrations, execute_script
 
-
-def migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
-    if any(name == fn.__name__ for name, _ in MIGRATIONS):
-        raise ValueError(f"duplicate migration name {fn.__name__}")
-    MIGRATIONS.append((fn.__name__, fn))
-    return fn
+migration = Migrations("_citebound_migrations")
+MIGRATIONS = migration.steps
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:
@@ -25,33 +20,13 @@ def migrate(db: sqlite3.Connection) -> list[str]:
 
     `db` must be in autocommit mode (`isolation_level=None`); transactions are explicit here.
     """
-    db.execute(
-        "CREATE TABLE IF NOT EXISTS _citebound_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
-    )
-    done = {row[0] for row in db.execute("SELECT name FROM _citebound_migrations")}
-    applied = []
-    for name, fn in MIGRATIONS:
-        if name in done:
-            continue
-        # One explicit transaction (the connection is in autocommit mode, so DDL is covered too):
-        # a migration is applied whole or not at all.
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            fn(db)
-            db.execute(
-                "INSERT INTO _citebound_migrations (name, applied_at) VALUES (?, datetime('now'))", (name,)
-            )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-        applied.append(name)
-    return applied
+    return migration.apply(db)
 
 
 @migration
 def m001_requests(db: sqlite3.Connection) -> None:
-    for statement in _split(
+    execute_script(
+        db,
         """
         CREATE TABLE requests (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,   -- write order, for listing and the hash chain
@@ -115,21 +90,8 @@ def m001_requests(db: sqlite3.Connection) -> None:
             excerpt TEXT NOT NULL
         ) STRICT;
         CREATE INDEX flags_request ON flags(request_id);
-        """
-    ):
-        db.execute(statement)
-
-
-def _split(script: str) -> list[str]:
-    """Statements of a script, for executing them one by one inside a transaction
-    (`executescript` would commit first)."""
-    statements, current = [], ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    return [s for s in statements if s.strip(" ;\n")]
+        """,
+    )
 
 
 def schema_sql() -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from citebound import config
+
 import json
 from pathlib import Path
 from typing import List, Optional
@@ -78,7 +80,7 @@ def register(app: typer.Typer) -> None:
         data: Path = typer.Option(..., "--data", help="Folder with corpus.jsonl and questions.jsonl {question, answerable}."),
         kb: Path = typer.Option(..., "--kb", help="Knowledge base that stores the learned threshold."),
         mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense"),
-        k: int = typer.Option(5, "--k", help="Hits per question (as the answer pipeline uses)."),
+        k: int = typer.Option(config.TOP_K, "--k", help="Hits per question (as the answer pipeline uses)."),
         objective: str = typer.Option("balanced_accuracy", "--objective", help="balanced_accuracy | answer_rate"),
         min_answered: float = typer.Option(0.95, "--min-answered", help="answer_rate: share of answerable questions kept."),
     ) -> None:

@@ -5,7 +5,7 @@ from them) into raw text, which the pipeline then parses against the `GroundedAn
 claim by claim. Backends never parse, verify or log: that is the pipeline's job, so every backend is held
 to the same checks.
 
-- Capabilities are class attributes (`supports_json`, `can_regenerate`, `uses_prompt`), read by the
+- Capabilities are class attributes (`can_regenerate`, `default_checker`), read by the
   pipeline to decide e.g. whether to ask for a regeneration naming the unsupported claims.
 - `Options` is a pydantic model with `extra="forbid"`: a misspelt option is an error, not ignored.
 - Construction is cheap; heavy things (models, HTTP clients) load on first `generate()`.
@@ -56,9 +56,7 @@ class Backend(ABC):
     """Base class of all generation backends. Subclasses set `name` and implement `generate()`."""
 
     name: ClassVar[str] = ""
-    supports_json: ClassVar[bool] = False  # the server/model can be forced to emit JSON
     can_regenerate: ClassVar[bool] = False  # a second call with feedback can give a different answer
-    uses_prompt: ClassVar[bool] = True  # False: works from question + sources, ignores `messages`
     # The verifier's checker for this backend's answers when the caller names none. A model writes
     # free text that restates its sources in other words, which only the entailment model can check
     # ("full"); a backend that copies source sentences verbatim can use the fast lexical cascade.

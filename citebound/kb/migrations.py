@@ -1,28 +1,24 @@
 """Schema of the knowledge-base database, as an ordered list of migrations.
 
-Each migration is a function registered with `@migration` that returns its SQL; the names already
-applied are recorded in `_migrations`, so `migrate(db)` is idempotent and runs on every
-`KnowledgeBase.open`. A migration and its record are applied in one transaction. Add new schema changes
-as new functions at the end; never edit one that has shipped.
+Each migration is a function registered with `@migration` (a `citebound.db.Migrations`, the runner the
+audit log uses too); the names already applied are recorded in `_migrations`, so `migrate(db)` is
+idempotent and runs on every `KnowledgeBase.open`. A migration and its record are applied in one
+transaction. Add new schema changes as new functions at the end; never edit one that has shipped.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import time
-from typing import Callable
 
-MIGRATIONS: list[tuple[str, Callable[[], str]]] = []
+from citebound.db import Migrations, execute_script
 
-
-def migration(fn: Callable[[], str]) -> Callable[[], str]:
-    MIGRATIONS.append((fn.__name__, fn))
-    return fn
+migration = Migrations("_migrations")
+MIGRATIONS = migration.steps
 
 
 @migration
-def m001_initial() -> str:
-    return """
+def m001_initial(db: sqlite3.Connection) -> None:
+    execute_script(db, """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- one row per document; status 'active' or 'removed'; current_version points into versions
         CREATE TABLE documents (
@@ -68,19 +64,9 @@ def m001_initial() -> str:
             vec BLOB NOT NULL,
             PRIMARY KEY (content_hash, model)
         );
-    """
+    """)
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:
     """Apply every migration not applied yet, each in its own transaction; return the names applied."""
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
-    applied = []
-    for name, fn in MIGRATIONS:
-        if name in done:
-            continue
-        db.executescript(
-            f"BEGIN;\n{fn()}\nINSERT INTO _migrations (name, applied_at) VALUES ('{name}', {time.time()});\nCOMMIT;"
-        )
-        applied.append(name)
-    return applied
+    return migration.apply(db)

@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from citebound.retrieval.base import Reranker, Retrieves
 from citebound.retrieval.fusion import rrf, rrf_score
-from citebound.retrieval.hybrid import Candidate, HybridRetriever, Retriever
+from citebound.retrieval.hybrid import Candidate, Retriever
 
-__all__ = ["Retriever", "HybridRetriever", "Candidate", "Reranker", "Retrieves", "rrf", "rrf_score"]
+__all__ = ["Retriever", "Candidate", "Reranker", "Retrieves", "rrf", "rrf_score"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from citebound import config
+
 from typing import Protocol, Sequence, runtime_checkable
 
 from citebound.types import Hit
@@ -11,7 +13,7 @@ from citebound.types import Hit
 class Retrieves(Protocol):
     """What the answer pipeline needs from retrieval."""
 
-    def retrieve(self, question: str, k: int = 5) -> list[Hit]: ...
+    def retrieve(self, question: str, k: int = config.TOP_K) -> list[Hit]: ...
 
     def should_abstain(self, hits: Sequence[Hit]) -> bool: ...
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from citebound import config
 from citebound.errors import BackendError, CiteboundError, InputError
 
 CONTEXT_CHARS = 400  # characters of the document shown on each side of a cited span
@@ -28,7 +29,7 @@ class AskBody(BaseModel):
     """Module level: FastAPI resolves the (postponed) annotation by name in this module."""
 
     question: str = Field(min_length=1, max_length=4000)
-    k: int = Field(5, ge=1, le=50)
+    k: int = Field(config.TOP_K, ge=1, le=50)
 
 
 def citation_view(kb: Any, citation: Any) -> dict[str, Any]:

@@ -10,6 +10,8 @@ the ALCE-style figures (definitions in docs/verifier.md).
 
 from __future__ import annotations
 
+from citebound import config
+
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -57,7 +59,7 @@ def verify_answer(
     answer: str | GroundedAnswer,
     sources: Mapping[str, str],
     *,
-    threshold: float = 0.8,
+    threshold: float = config.SUPPORT_THRESHOLD,
     checker: str | Cascade = "deterministic",
     abstentions: Iterable[str] = ABSTENTION_SENTENCES,
     min_words: int = DEFAULT_MIN_WORDS,
@@ -133,7 +135,7 @@ def verify_answer(
 
 
 def check_claim(
-    claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float = 0.8,
+    claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float = config.SUPPORT_THRESHOLD,
     checker: str | Cascade = "deterministic",
 ) -> ClaimVerdict:  # fmt: skip
     """The verdict for one claim citing `cited_ids` among `sources` (id -> text). A single id may be

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from citebound import config
 from citebound.errors import InputError
 from citebound.paths import cache_root
 
@@ -89,7 +90,7 @@ def cache_key(model: str, claim: str, passage: str) -> str:
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("CITEBOUND_JUDGE_CACHE")
+    env = config.env("CITEBOUND_JUDGE_CACHE")
     if env:
         return Path(env).expanduser()
     return cache_root() / "judge"
@@ -127,9 +128,9 @@ class LlmJudge:
                  **kwargs) -> "LlmJudge":
         """Options first, then CITEBOUND_JUDGE_BASE_URL / _MODEL / _API_KEY."""
         return cls(
-            base_url or os.environ.get("CITEBOUND_JUDGE_BASE_URL", ""),
-            model or os.environ.get("CITEBOUND_JUDGE_MODEL", ""),
-            api_key=api_key or os.environ.get("CITEBOUND_JUDGE_API_KEY"),
+            base_url or config.env("CITEBOUND_JUDGE_BASE_URL", ""),
+            model or config.env("CITEBOUND_JUDGE_MODEL", ""),
+            api_key=api_key or config.env("CITEBOUND_JUDGE_API_KEY"),
             **kwargs,
         )  # fmt: skip
 

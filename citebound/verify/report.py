@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from citebound import config
+
 from dataclasses import dataclass, field
 
 from citebound.verify.checks.base import Label, SourceCheck, Stage
@@ -81,7 +83,7 @@ class AnswerReport:
     n_citations: int
     quotes: tuple[QuoteCheck, ...] = ()
     checker: str = "deterministic"
-    threshold: float = 0.8
+    threshold: float = config.SUPPORT_THRESHOLD
     notes: tuple[str, ...] = field(default=())
 
     @property

@@ -17,7 +17,6 @@ from citebound.generation.base import Backend, Generation, GenerationRequest
 
 class ScriptedBackend(Backend):
     name = "scripted"
-    supports_json = True
     can_regenerate: ClassVar[bool] = True
 
     class Options(Backend.Options):

@@ -38,3 +38,31 @@ def test_a_block_that_returns_early_commits_what_it_wrote(db):
     assert write_then_return() == "early"
     assert not db.in_transaction
     assert db.execute("SELECT x FROM t").fetchall() == [(3,)]
+
+
+def test_a_migration_that_fails_halfway_leaves_nothing_behind():
+    """Both databases (KB and audit log) migrate through citebound.db.Migrations: a step that fails
+    after its first statement rolls back whole and is not recorded, so the next open retries it."""
+    import sqlite3
+
+    from citebound.db import Migrations, execute_script
+
+    steps = Migrations("_test_migrations")
+
+    @steps
+    def m001_half(db):
+        execute_script(db, "CREATE TABLE a (x INTEGER); CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);")
+
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        steps.apply(db)
+    except sqlite3.OperationalError:
+        pass
+    else:
+        raise AssertionError("the broken migration did not raise")
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"_test_migrations"} and not db.in_transaction
+    assert list(db.execute("SELECT name FROM _test_migrations")) == []
+    with_fix = Migrations("_test_migrations")
+    with_fix(lambda d: execute_script(d, "CREATE TABLE a (x INTEGER);"))
+    assert with_fix.apply(db) == ["<lambda>"] and with_fix.apply(db) == []

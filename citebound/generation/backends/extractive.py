@@ -89,9 +89,7 @@ class ScoredSentence:
 
 class ExtractiveBackend(Backend):
     name = "extractive"
-    supports_json = True
     can_regenerate = False  # deterministic: asking again gives the same sentences
-    uses_prompt = False
     # copies source sentences verbatim: the fast cascade checks them exactly (`full` would accept them
     # at its word-for-word "quote" stage without a model call, so the verdicts are the same)
     default_checker = "deterministic"

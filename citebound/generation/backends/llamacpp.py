@@ -16,12 +16,12 @@ invents answers to unanswerable questions; the verifier is what keeps them hones
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
+from citebound import config
 from citebound.errors import BackendError, ModelUnavailableError
 from citebound.generation.base import Backend, Generation, GenerationRequest
 
@@ -66,7 +66,6 @@ def answer_schema() -> dict[str, Any]:
 
 class LlamaCppBackend(Backend):
     name = "llama-cpp"
-    supports_json = True  # llama.cpp constrains decoding with a JSON grammar
     can_regenerate = True
 
     class Options(Backend.Options):
@@ -84,7 +83,7 @@ class LlamaCppBackend(Backend):
         self._llm = None
 
     def resolve_model_path(self) -> Path:
-        given = self.options.model_path or os.environ.get("CITEBOUND_GGUF")
+        given = self.options.model_path or config.env("CITEBOUND_GGUF")
         path = Path(given).expanduser() if given else bundled_gguf()
         if path is None:
             raise ModelUnavailableError(

@@ -9,12 +9,12 @@ with exponential backoff; anything else fails at once with a `BackendError` that
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
 from pydantic import Field
 
+from citebound import config
 from citebound.errors import BackendError
 from citebound.generation.base import Backend, Generation, GenerationRequest
 
@@ -25,7 +25,6 @@ MAX_RETRY_AFTER = 30.0  # seconds; a server asking for longer is treated as unav
 
 class OpenAICompatBackend(Backend):
     name = "openai"
-    supports_json = True
     can_regenerate = True
 
     class Options(Backend.Options):
@@ -47,19 +46,19 @@ class OpenAICompatBackend(Backend):
     # -- configuration ---------------------------------------------------------------------------
     @property
     def base_url(self) -> str:
-        url = self.options.base_url or os.environ.get("CITEBOUND_OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        url = self.options.base_url or config.env("CITEBOUND_OPENAI_BASE_URL") or DEFAULT_BASE_URL
         return url.rstrip("/")
 
     @property
     def model(self) -> str:
-        model = self.options.model or os.environ.get("CITEBOUND_OPENAI_MODEL")
+        model = self.options.model or config.env("CITEBOUND_OPENAI_MODEL")
         if not model:
             raise BackendError("no model named for the openai backend: pass -o model=NAME or set "
                                "CITEBOUND_OPENAI_MODEL")
         return model
 
     def _headers(self) -> dict[str, str]:
-        key = self.options.api_key or os.environ.get("OPENAI_API_KEY")
+        key = self.options.api_key or config.env("OPENAI_API_KEY")
         return {"Authorization": f"Bearer {key}"} if key else {}
 
     # -- calling ---------------------------------------------------------------------------------

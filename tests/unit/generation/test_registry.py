@@ -9,7 +9,8 @@ def test_builtin_backends_resolve_to_classes_with_capabilities():
         cls = backend_class(name)
         assert issubclass(cls, Backend) and cls.name == name
     assert backend_class("openai").can_regenerate and not backend_class("extractive").can_regenerate
-    assert backend_class("extractive").uses_prompt is False
+    assert backend_class("extractive").default_checker == "deterministic"  # it copies source sentences
+    assert backend_class("openai").default_checker == "full"  # free text needs the entailment model
 
 
 def test_unknown_backend_lists_the_choices():
