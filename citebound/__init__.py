@@ -20,7 +20,7 @@ _EXPORTS = {
     "ClaimVerdict": "citebound.verify",
     "GroundedAnswer": "citebound.verify",
     "Citation": "citebound.verify",
-    "metrics": "citebound.evaluate.metrics",
+    "metrics": "citebound.metrics",
     "KnowledgeBase": "citebound.kb",
     "Retriever": "citebound.retrieval",
     "ask": "citebound.pipeline",

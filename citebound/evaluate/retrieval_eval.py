@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citebound.errors import InputError
-from citebound.evaluate.metrics import DEFAULT_GAIN, evaluate, mean_metrics
 from citebound.kb.cache import cached_kb
+from citebound.metrics import DEFAULT_GAIN, evaluate, mean_metrics
 
 DEFAULT_METRICS = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map")
-DEFAULT_DEPTH = 1000
+# Chunks each ranking returns per query in an evaluation (trec_eval-style depth, deeper than what `ask`
+# fuses: citebound.retrieval.hybrid.CANDIDATE_DEPTH), so recall@100 and MAP see a long ranking.
+EVALUATION_DEPTH = 1000
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def evaluate_retrieval(
     mode: str = "hybrid",
     gain: str = DEFAULT_GAIN,
     metrics: tuple[str, ...] = DEFAULT_METRICS,
-    depth: int = DEFAULT_DEPTH,
+    depth: int = EVALUATION_DEPTH,
     rrf_k: int = 60,
     chunk_size: int | None = None,
     overlap: int | None = None,

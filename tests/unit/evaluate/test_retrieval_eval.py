@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citebound.errors import InputError
-from citebound.evaluate.metrics import ndcg_at_k
+from citebound.metrics import ndcg_at_k
 from citebound.evaluate.retrieval_eval import evaluate_retrieval, load_beir
 
 

@@ -1,3 +1,5 @@
+"""Ranking metrics: hand-worked cases per metric, names, and cross-checks against ranx and trec_eval."""
+
 from __future__ import annotations
 
 import random
@@ -6,7 +8,7 @@ import pytest
 
 import citebound
 from citebound.errors import InputError
-from citebound.evaluate.metrics import (
+from citebound.metrics import (
     average_precision,
     dcg,
     evaluate,
@@ -16,12 +18,12 @@ from citebound.evaluate.metrics import (
     precision_at_k,
     recall_at_k,
     reciprocal_rank,
-    rrf_score,
 )
 
 
 def test_public_name():
     assert citebound.metrics.ndcg_at_k is ndcg_at_k
+    assert not hasattr(citebound.metrics, "rrf_score")  # RRF is fusion (citebound.retrieval.fusion), not a metric
 
 
 def test_seed_example_dcg_exponential():
@@ -29,20 +31,45 @@ def test_seed_example_dcg_exponential():
     assert dcg([1, 0, 2], gain="linear") == pytest.approx(1 + 2 / 2)
 
 
-def test_seed_example_rrf():
-    assert rrf_score([1, 3]) == pytest.approx(0.0322665, abs=5e-8)
-    assert rrf_score([2, 1]) == pytest.approx(0.0325225, abs=5e-8)
+# One ranking, worked by hand: relevant b (grade 1) at rank 2, d (grade 2) at rank 4, z (grade 1) never.
+RANKED = ["a", "b", "c", "d"]
+QRELS = {"b": 1, "d": 2, "z": 1}
+
+
+def test_recall_at_k():
+    assert recall_at_k(RANKED, QRELS, 2) == pytest.approx(1 / 3)  # b of {b, d, z}
+    assert recall_at_k(RANKED, QRELS, 4) == pytest.approx(2 / 3)
+    assert recall_at_k(RANKED, {"a": 0}, 4) == 0.0  # nothing relevant
+
+
+def test_precision_at_k():
+    assert precision_at_k(RANKED, QRELS, 2) == 0.5
+    assert precision_at_k(RANKED, QRELS, 4) == 0.5
+    assert precision_at_k(RANKED, QRELS, 10) == pytest.approx(0.2)  # divided by k, as trec_eval
+
+
+def test_reciprocal_rank():
+    assert reciprocal_rank(RANKED, QRELS) == 0.5  # first relevant id at rank 2
+    assert reciprocal_rank(RANKED, QRELS, k=1) == 0.0
+    assert reciprocal_rank(["b"], QRELS) == 1.0
+
+
+def test_average_precision():
+    # precision at b's rank 2 is 1/2, at d's rank 4 is 2/4; z never retrieved counts 0; three relevant ids
+    assert average_precision(RANKED, QRELS) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert average_precision(RANKED, QRELS, k=2) == pytest.approx((1 / 2) / 3)
+
+
+def test_dcg_states_its_gain():
+    # grades 1, 0, 2 at ranks 1..3: linear 1/log2(2) + 2/log2(4) = 2; exponential 1 + 3/2 = 2.5
+    assert dcg([1, 0, 2], gain="linear") == pytest.approx(2.0)
+    assert dcg([1, 0, 2], gain="exponential") == pytest.approx(2.5)
+    with pytest.raises(InputError):
+        dcg([1], gain="quadratic")
 
 
 def test_hand_worked_cases():
-    ranked = ["a", "b", "c", "d"]
-    qrels = {"b": 1, "d": 2, "z": 1}
-    assert recall_at_k(ranked, qrels, 2) == pytest.approx(1 / 3)
-    assert precision_at_k(ranked, qrels, 4) == pytest.approx(0.5)
-    assert precision_at_k(ranked, qrels, 10) == pytest.approx(0.2)  # divided by k, as trec_eval
-    assert reciprocal_rank(ranked, qrels) == 0.5
-    assert reciprocal_rank(ranked, qrels, k=1) == 0.0
-    assert average_precision(ranked, qrels) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    ranked, qrels = RANKED, QRELS
     ideal_linear = 2 + 1 / 1.5849625007211563 + 1 / 2
     assert ndcg_at_k(ranked, qrels, 10) == pytest.approx((1 / 1.5849625007211563 + 2 / 2.321928094887362) / ideal_linear)
     assert ndcg_at_k(["d", "b", "z"], qrels, 3) == pytest.approx(1.0)
