@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Literal
 
 from citebound import config
-from citebound.errors import InputError
+from citebound.chat_client import ChatClient
+from citebound.errors import BackendError, InputError
 from citebound.paths import cache_root
 
 JudgeLabel = Literal["supported", "unsupported", "unverified"]
@@ -109,6 +110,8 @@ class LlmJudge:
         cache_dir: str | os.PathLike | None = None,
         use_cache: bool = True,
         max_passage_chars: int = 12000,
+        retries: int = 1,
+        backoff: float = 0.5,
     ) -> None:
         if not base_url or not model:
             raise InputError(
@@ -122,6 +125,9 @@ class LlmJudge:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.use_cache = use_cache
         self.max_passage_chars = max_passage_chars
+        self.retries = retries
+        self.backoff = backoff
+        self._client: ChatClient | None = None
 
     @classmethod
     def from_env(cls, base_url: str | None = None, model: str | None = None, api_key: str | None = None,
@@ -169,25 +175,16 @@ class LlmJudge:
         return verdict
 
     def _ask(self, claim: str, passage: str) -> JudgeVerdict:
-        import httpx
-
-        headers = {"content-type": "application/json"}
-        if self.api_key:
-            headers["authorization"] = f"Bearer {self.api_key}"
+        if self._client is None:
+            self._client = ChatClient(self.base_url, self.api_key, timeout=self.timeout, retries=self.retries, backoff=self.backoff,
+                                      key_hint="CITEBOUND_JUDGE_API_KEY",
+                                      url_hint="Set CITEBOUND_JUDGE_BASE_URL")
         body = {"model": self.model, "messages": build_messages(claim, passage), "temperature": 0}
         try:
-            resp = httpx.post(f"{self.base_url}/chat/completions", json=body, headers=headers, timeout=self.timeout)
-        except httpx.TimeoutException:
-            return JudgeVerdict("unverified", f"the judge timed out after {self.timeout:g}s")
-        except httpx.HTTPError as exc:
-            return JudgeVerdict("unverified", f"the judge could not be reached: {type(exc).__name__}")
-        if resp.status_code != 200:
-            return JudgeVerdict("unverified", f"the judge answered HTTP {resp.status_code}")
-        try:
-            content = resp.json()["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            return JudgeVerdict("unverified", "the judge's reply is not a chat completion")
-        verdict = parse_verdict(content if isinstance(content, str) else "")
+            content = ChatClient.content(self._client.complete(body), self.base_url)
+        except BackendError as exc:  # the judge is advisory: a failure is a verdict, never a crash
+            return JudgeVerdict("unverified", f"the judge could not answer: {exc}")
+        verdict = parse_verdict(content)
         return verdict or JudgeVerdict("unverified", "the judge's reply is not a JSON verdict {label, reason}")
 
 

@@ -63,7 +63,7 @@ def test_failures_are_unverified_and_not_cached(tmp_path):
 
 def test_unreachable_server_is_unverified(tmp_path):
     v = LlmJudge("http://127.0.0.1:9/v1", "m", cache_dir=tmp_path, timeout=1)(CLAIM, PASSAGE)
-    assert v.label == "unverified" and "reached" in v.reason
+    assert v.label == "unverified" and "cannot reach" in v.reason
 
 
 def test_parse_verdict_takes_json_inside_prose():
@@ -125,7 +125,7 @@ def test_judge_injected_into_the_full_cascade_has_the_last_word(tmp_path):
     with ChatServer() as server:
         server.enqueue(verdict_json("unsupported", "the passage says nothing about duration"))
         server.enqueue(status=500, body="down")
-        judge = make_judge(server, tmp_path, use_cache=False)
+        judge = make_judge(server, tmp_path, use_cache=False, retries=0)
         checker = full_checker(judge=judge)
         judged = checker.check_pair("The warranty lasts twelve months.", source)
         fallback = checker.check_pair("The warranty lasts twelve months.", source)
@@ -137,3 +137,13 @@ def test_judge_injected_into_the_full_cascade_has_the_last_word(tmp_path):
     assert blocked.stage == "numbers" and len(server.requests) == 2
     # the judge saw the model's best window, delimited
     assert "<passage>\n" + source + "\n</passage>" in server.requests[0]["messages"][1]["content"]
+
+
+def test_the_judge_retries_a_transient_failure_once(tmp_path):
+    """The judge and the openai backend share one client (citebound.chat_client): a 503 is retried."""
+    with ChatServer() as server:
+        server.enqueue(status=503, body="busy")
+        server.enqueue(verdict_json("supported", "stated"))
+        judge = make_judge(server, tmp_path, use_cache=False, retries=1, backoff=0.0)
+        verdict = judge(CLAIM, PASSAGE)
+    assert verdict.label == "supported" and len(server.requests) == 2
