@@ -176,7 +176,8 @@ class LlmJudge:
 
     def _ask(self, claim: str, passage: str) -> JudgeVerdict:
         if self._client is None:
-            self._client = ChatClient(self.base_url, self.api_key, timeout=self.timeout, retries=self.retries, backoff=self.backoff,
+            self._client = ChatClient(self.base_url, self.api_key, timeout=self.timeout, retries=self.retries,
+                                      backoff=self.backoff,
                                       key_hint="CITEBOUND_JUDGE_API_KEY",
                                       url_hint="Set CITEBOUND_JUDGE_BASE_URL")
         body = {"model": self.model, "messages": build_messages(claim, passage), "temperature": 0}
