@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
+from citebound.evaluate.splits import is_calibration_row
+from citebound.verify.batch import binary_metrics, checker_threshold, labels_at, predict, read_rows
+from citebound.verify.checkers import make_checker
 
-from calibrate import DATA, SETS, is_calibration_row  # noqa: E402
-
-from citebound.verify.batch import binary_metrics, labels_at, pick_threshold, predict, read_rows  # noqa: E402
-from citebound.verify.checkers import make_checker  # noqa: E402
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims"
+SETS = ["scifact", "wice", "climate_fever", "summedits", "qags"]  # the order of training/calibrate.py
 
 
 def main() -> None:
@@ -31,7 +30,7 @@ def main() -> None:
         test = read_rows(DATA / name / "test.jsonl")
         for checker_name in args.checkers.split(","):
             checker = make_checker(checker_name)
-            threshold, dev_ba = pick_threshold(predict(dev, checker)[0])
+            threshold, dev_ba = checker_threshold(predict(dev, checker)[0])
             preds, _ = predict(test, checker)
             ba = binary_metrics([r.label for r in test], labels_at(preds, threshold))["balanced_accuracy"]
             out.append({"set": name, "checker": checker_name, "threshold": round(threshold, 4),

@@ -20,11 +20,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citebound.evaluate.qa_eval import load_questions  # noqa: E402
+from citebound.datasets import load_questions  # noqa: E402
 from citebound.generation.backends.extractive import ExtractiveBackend  # noqa: E402
 from citebound.kb.cache import cached_kb  # noqa: E402
 from citebound.retrieval import Retriever  # noqa: E402
-from citebound.retrieval.abstain import choose_threshold, roc_auc  # noqa: E402
+from citebound.metrics import pick_threshold, roc_auc  # noqa: E402
+from citebound.retrieval.abstain import THRESHOLD_RULE  # noqa: E402
 
 ALPHAS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -70,7 +71,7 @@ def main() -> None:
     print(f"{'signal':<16} {'AUROC':>7} {'threshold':>10} {'bal.acc':>8}")
     for name, values in feats.items():
         v = np.asarray(values)
-        t, bacc, _, _ = choose_threshold(v, yy)
+        t, bacc, _, _ = pick_threshold(v, yy, **THRESHOLD_RULE)
         print(f"{name:<16} {roc_auc(v, yy):7.4f} {t:10.4f} {bacc:8.4f}")
 
 

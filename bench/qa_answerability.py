@@ -32,20 +32,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from citebound.retrieval.abstain import balanced_accuracy, choose_threshold, roc_auc  # noqa: E402
+from citebound.evaluate.splits import is_calibration_paragraph  # noqa: E402  (the rule training used)
+from citebound.metrics import abstention_scores, pick_threshold, roc_auc  # noqa: E402
+from citebound.retrieval.abstain import THRESHOLD_RULE  # noqa: E402
 
 TOPS = (1, 3, 5, 10, 15)
-
-
-def is_calibration_paragraph(context_id: str) -> bool:
-    """The rule of training/train_answerability.py: even first sha1 byte = calibration half."""
-    return hashlib.sha1(f"squad2:{context_id}".encode()).digest()[0] % 2 == 0
 
 
 def features(data: Path, out: Path, limit: int | None, k: int, top: int) -> None:
     from tqdm import tqdm
 
-    from citebound.evaluate.qa_eval import load_questions
+    from citebound.datasets import load_questions
     from citebound.generation.answerability import sentence_answerability
     from citebound.generation.backends.extractive import ExtractiveBackend
     from citebound.kb.cache import cached_kb
@@ -112,14 +109,12 @@ def predict(w: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def abstention_f1(scores: np.ndarray, answerable: np.ndarray, t: float) -> float:
-    abstain = scores < t
-    tp = int((abstain & ~answerable).sum())
-    fp = int((abstain & answerable).sum())
-    fn = int((~abstain & ~answerable).sum())
-    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    """F1 of abstaining (positive class: unanswerable) when the score is below t."""
+    return abstention_scores((scores < t).tolist(), answerable.tolist())["f1"]
 
 
 def f1_optimal(scores: np.ndarray, answerable: np.ndarray) -> tuple[float, float]:
+    """(threshold, F1) maximising abstention F1 over the midpoint grid; for the record only."""
     uniq = np.unique(scores)
     cands = np.concatenate([[uniq[0] - 1e-6], (uniq[:-1] + uniq[1:]) / 2, [uniq[-1] + 1e-6]])
     return max(((abstention_f1(scores, answerable, t), t) for t in cands))[::-1]
@@ -169,12 +164,9 @@ def choose(path: Path, write: Path | None, top: int) -> dict:
           f"abst.P  abst.R  abst.F1 | F1-optimal t  F1")
     report = {}
     for name, s in signals.items():
-        t, bacc, tpr, tnr = choose_threshold(s, y_cal)
-        abstain = s < t
-        tp = int((abstain & ~y_cal).sum())
-        prec = tp / max(1, int(abstain.sum()))
-        rec = tp / max(1, int((~y_cal).sum()))
-        f1 = abstention_f1(s, y_cal, t)
+        t, bacc, tpr, tnr = pick_threshold(s, y_cal, **THRESHOLD_RULE)
+        figures = abstention_scores((s < t).tolist(), y_cal.tolist())
+        prec, rec, f1 = figures["precision"], figures["recall"], figures["f1"]
         ft, fbest = f1_optimal(s, y_cal)
         report[name] = {"auroc": round(roc_auc(s, y_cal), 4), "threshold": round(t, 4), "balanced_accuracy": round(bacc, 4),
                         "abstention_precision": round(prec, 4), "abstention_recall": round(rec, 4),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from citebound.verify.batch import pick_threshold, predict, read_rows
+from citebound.verify.batch import checker_threshold, predict, read_rows
 from citebound.verify.cascade import Cascade
 from citebound.verify.checkers import make_checker
 
@@ -35,7 +35,7 @@ def main() -> None:
         rows = read_rows(folder / "dev.jsonl")
         for name, make in VARIANTS.items():
             predictions, _ = predict(rows, make())
-            results[name].append(pick_threshold(predictions)[1])
+            results[name].append(checker_threshold(predictions)[1])
     print("| variant (dev balanced accuracy) | " + " | ".join(p.name for p in sets) + " |")
     print("|---|" + "---|" * len(sets))
     for name, values in results.items():

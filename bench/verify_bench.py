@@ -31,14 +31,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timer import Timer  # noqa: E402
 
-from citebound.verify.batch import binary_metrics, labels_at, pick_threshold, predict, read_rows  # noqa: E402
+import numpy as np  # noqa: E402
+
+from citebound.evaluate.splits import is_calibration_row  # noqa: E402  (the split rule the model was trained with)
+from citebound.metrics import pick_threshold  # noqa: E402
+from citebound.verify.batch import (  # noqa: E402
+    PREFER,
+    binary_metrics,
+    checker_threshold,
+    labels_at,
+    prediction_arrays,
+    predict,
+    read_rows,
+)
 from citebound.verify.checkers import make_checker  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims"
 # The model checkers were trained on the other half of each dev split: their dev is the calibration half.
 CALIBRATED = {"model", "full"}
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
-from calibrate import is_calibration_row  # noqa: E402  (the split rule the model was trained with)
+# The global threshold tries at most this many candidates (quantiles of the unblocked dev scores), and
+# no "nothing supported" threshold above them all (unlike `checker_threshold` per set).
+GLOBAL_MAX_CANDIDATES = 1000
 
 
 def dev_rows(folder: Path, checker_name: str):
@@ -53,13 +66,12 @@ def bacc(preds, threshold: float) -> float:
 
 
 def global_threshold(dev_by_set: list) -> float:
-    """One threshold maximising the mean dev balanced accuracy over the sets."""
-    import numpy as np
-
-    scores = np.unique([p.score for preds in dev_by_set for p in preds if not p.blocked])
-    if len(scores) > 1000:
-        scores = np.quantile(scores, np.linspace(0, 1, 1001))
-    return float(max(scores, key=lambda t: (sum(bacc(d, t) for d in dev_by_set), -abs(t - 0.5))))
+    """One threshold maximising the mean dev balanced accuracy over the sets (each set one group)."""
+    arrays = [prediction_arrays(preds) for preds in dev_by_set]
+    scores, supported, blocked = (np.concatenate(parts) for parts in zip(*arrays))
+    groups = np.repeat(np.arange(len(arrays)), [len(a[0]) for a in arrays])
+    return pick_threshold(scores, supported, blocked=blocked, groups=groups, grid="scores",
+                          max_candidates=GLOBAL_MAX_CANDIDATES, prefer=PREFER).threshold
 
 
 def run_checker(sets: list[Path], checker_name: str) -> list[dict]:
@@ -79,7 +91,7 @@ def run_checker(sets: list[Path], checker_name: str) -> list[dict]:
     rows = []
     for folder in sets:
         name, preds, t = folder.name, test[folder.name], seconds[folder.name]
-        per_set, dev_bacc = pick_threshold(dev[name])
+        per_set, dev_bacc = checker_threshold(dev[name])
         metrics = binary_metrics([p.gold for p in preds], labels_at(preds, per_set))
         rows.append({
             "set": name, "checker": checker_name, "n": len(preds), "n_dev": len(dev[name]),

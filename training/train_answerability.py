@@ -26,7 +26,6 @@ question) and prints the question-level AUROC for "answerable", beside a word-ov
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import re
@@ -42,6 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # Read-only reuse of the entailment recipe: the same architecture, batching and sentence splitter.
 from train_entailment import CrossEncoder, collate, make_batches, sentence_spans  # noqa: E402
 
+# citebound.metrics and the split rule import nothing heavy (numpy, the standard library), so the training
+# venv uses them from this source tree without installing citebound.
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
+from citebound.evaluate.splits import is_calibration_paragraph  # noqa: E402
+from citebound.metrics import roc_auc  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path("/work/shared/data/qa/squad2/dev")
 OUT = REPO / "training" / "out" / "answerability"
@@ -53,11 +58,6 @@ _STOP = frozenset(
     who whom whose when where why how did do does has have had not no than then there their they he she his her
     """.split()
 )
-
-
-def is_calibration_paragraph(context_id: str) -> bool:
-    """Half the dev paragraphs are held out for calibration; the same rule is in bench/qa_answerability.py."""
-    return hashlib.sha1(f"squad2:{context_id}".encode()).digest()[0] % 2 == 0
 
 
 def words(text: str) -> set[str]:
@@ -114,26 +114,6 @@ def build_pairs(questions: list[dict], paragraphs: dict[str, list[str]], rng: ra
                 counts["unanswerable_negative"] += 1
     rng.shuffle(pairs)
     return pairs, counts
-
-
-def roc_auc(scores, labels) -> float:
-    """Mann-Whitney AUROC with ties counted half."""
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(labels, dtype=bool)
-    pos, neg = s[y], s[~y]
-    if not len(pos) or not len(neg):
-        return float("nan")
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    allv = np.concatenate([pos, neg])[order]
-    i = 0
-    while i < len(allv):  # average ranks over ties
-        j = i
-        while j + 1 < len(allv) and allv[j + 1] == allv[i]:
-            j += 1
-        ranks[order[i : j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
 @torch.no_grad()

@@ -191,13 +191,14 @@ def register(app: typer.Typer) -> None:
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
     ) -> None:
         """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
-        from citebound.evaluate.qa_eval import evaluate_qa, format_summary, write_html
+        from citebound.evaluate.qa_eval import evaluate_qa
+        from citebound.evaluate.qa_report import format_text, write_html
 
-        result = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
-                             checker=checker, rows_out=out)
+        report = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
+                             checker=checker, rows_out=out).report
         if html is not None:
-            write_html(result, html)
-        typer.echo(json.dumps(result.summary, sort_keys=True) if as_json else format_summary(result.summary))
+            write_html(report, html)
+        typer.echo(report.to_json() if as_json else format_text(report))
 
     @calibrate_app.command("extractive")
     def calibrate_extractive(

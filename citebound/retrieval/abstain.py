@@ -10,20 +10,27 @@ questions labelled answerable / unanswerable, a threshold and stores it in the K
   the answerable questions, i.e. a gate that only stops questions the KB clearly cannot serve and
   leaves the rest to the verifier.
 Without a calibrated threshold, `should_abstain` abstains only when there is no hit at all.
+
+The thresholds are picked by `citebound.metrics.pick_threshold` with `THRESHOLD_RULE`, and the
+answer-rate objective is `citebound.metrics.threshold_for_recall`.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Sequence
-
-import numpy as np
+from typing import Any, Sequence
 
 from citebound.types import Hit
 
 SETTING_KEY = "abstain_threshold"
 OBJECTIVE = "balanced_accuracy"
 OBJECTIVES = ("balanced_accuracy", "answer_rate")
+# How every answer-vs-abstain threshold is picked by balanced accuracy (this gate, the extractive
+# backend's and the naive baseline's: `calibrate retrieval`, `calibrate extractive`, bench/qa_*.py):
+# candidates halfway between consecutive distinct scores (plus just below the lowest and above the
+# highest), so a threshold never sits on a calibration example; among equal balanced accuracies, the
+# threshold nearest 0 (the rule these thresholds were first chosen with; it only breaks exact ties).
+THRESHOLD_RULE: dict[str, Any] = {"grid": "midpoints", "prefer": 0.0}
 
 
 def evidence_feature(mode: str) -> str:
@@ -51,61 +58,3 @@ class Calibration:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def balanced_accuracy(scores: np.ndarray, answerable: np.ndarray, threshold: float) -> tuple[float, float, float]:
-    """(balanced accuracy, answerable recall, unanswerable recall) of abstaining when score < threshold."""
-    answer = scores >= threshold
-    pos = answerable.astype(bool)
-    tpr = float(answer[pos].mean()) if pos.any() else 0.0
-    tnr = float((~answer[~pos]).mean()) if (~pos).any() else 0.0
-    return (tpr + tnr) / 2, tpr, tnr
-
-
-def roc_auc(scores: np.ndarray, answerable: np.ndarray) -> float:
-    """Probability that an answerable question scores above an unanswerable one (ties count half)."""
-    pos = scores[answerable.astype(bool)]
-    neg = scores[~answerable.astype(bool)]
-    if not len(pos) or not len(neg):
-        return float("nan")
-    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
-    return float(greater / (len(pos) * len(neg)))
-
-
-def choose_threshold(scores: Sequence[float], answerable: Sequence[bool]) -> tuple[float, float, float, float]:
-    """Threshold maximizing balanced accuracy; returns (threshold, balanced acc, tpr, tnr).
-
-    Candidates are midpoints between consecutive distinct scores (plus both ends), so the threshold
-    does not sit exactly on a calibration example.
-    """
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(answerable, dtype=bool)
-    uniq = np.unique(s[np.isfinite(s)])
-    if not len(uniq):
-        return float("-inf"), 0.5, 1.0, 0.0
-    cands = np.concatenate([[uniq[0] - 1e-6], (uniq[:-1] + uniq[1:]) / 2, [uniq[-1] + 1e-6]])
-    best = max(((balanced_accuracy(s, y, t), t) for t in cands), key=lambda p: (p[0][0], -abs(p[1])))
-    (bacc, tpr, tnr), t = best
-    return float(t), bacc, tpr, tnr
-
-
-def threshold_for_answer_rate(
-    scores: Sequence[float], answerable: Sequence[bool], min_answered: float = 0.95
-) -> tuple[float, float, float, float]:
-    """Highest threshold answering at least `min_answered` of the answerable questions.
-
-    Returns (threshold, balanced acc, tpr, tnr) like `choose_threshold`.
-    """
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(answerable, dtype=bool)
-    pos = np.sort(s[y & np.isfinite(s)])
-    if not len(pos):
-        return float("-inf"), 0.5, 1.0, 0.0
-    # the k-th smallest answerable score, with k answerable questions allowed below the threshold
-    allowed = int(np.floor((1.0 - min_answered) * y.sum() + 1e-9))
-    threshold = float(pos[min(allowed, len(pos) - 1)])
-    below = s[s < threshold]
-    if len(below):  # put the cut halfway to the next lower score, not on a calibration example
-        threshold = float((threshold + below.max()) / 2)
-    bacc, tpr, tnr = balanced_accuracy(s, y, threshold)
-    return threshold, bacc, tpr, tnr

@@ -14,22 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
+from citebound.datasets import load_questions, require_corpus
 from citebound.errors import InputError
-from citebound.evaluate.qa_data import load_questions as read_question_rows
-from citebound.retrieval.abstain import (
-    OBJECTIVES,
-    SETTING_KEY,
-    Calibration,
-    choose_threshold,
-    evidence_feature,
-    roc_auc,
-    threshold_for_answer_rate,
-)
-
-
-def load_questions(folder: Path) -> list[tuple[str, bool]]:
-    """(question, answerable) pairs of a labelled QA folder."""
-    return [(row["question"], row["answerable"]) for row in read_question_rows(folder)]
+from citebound.metrics import pick_threshold, roc_auc, threshold_for_recall
+from citebound.retrieval.abstain import OBJECTIVES, SETTING_KEY, THRESHOLD_RULE, Calibration, evidence_feature
 
 
 def evidence_scores(retriever, questions: list[str], k: int, progress: bool = True) -> np.ndarray:
@@ -66,10 +54,8 @@ def calibrate_retrieval(
     if not 0.0 < min_answered <= 1.0:
         raise InputError("min_answered must be in (0, 1]")
     folder = Path(data)
-    corpus = folder / "corpus.jsonl"
-    if not corpus.is_file():
-        raise InputError(f"{folder}: corpus.jsonl is missing")
-    labelled = load_questions(folder)
+    corpus = require_corpus(folder)
+    labelled = [(row["question"], row["answerable"]) for row in load_questions(folder)]
     if not any(a for _, a in labelled) or all(a for _, a in labelled):
         raise InputError(f"{folder}: calibration needs both answerable and unanswerable questions")
     name = f"{folder.resolve().parent.name}-{folder.resolve().name}"
@@ -78,9 +64,9 @@ def calibrate_retrieval(
         scores = evidence_scores(retriever, [q for q, _ in labelled], k, progress)
     answerable = np.array([a for _, a in labelled])
     if objective == "balanced_accuracy":
-        threshold, bacc, tpr, tnr = choose_threshold(scores, answerable)
+        threshold, bacc, tpr, tnr = pick_threshold(scores, answerable, **THRESHOLD_RULE)
     else:
-        threshold, bacc, tpr, tnr = threshold_for_answer_rate(scores, answerable, min_answered)
+        threshold, bacc, tpr, tnr = threshold_for_recall(scores, answerable, min_answered)
     cal = Calibration(
         mode=mode,
         feature=evidence_feature(mode),

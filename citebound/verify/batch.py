@@ -3,7 +3,8 @@
 Rows are JSON lines `{id, claim, evidence, label?}` with label `supported` / `unsupported`. A row is
 predicted supported when its verdict is `supported`; partial counts as unsupported (as in
 LLM-AggreFact). Because the verdict at any threshold t is "not blocked by ids/numbers and score >= t",
-`pick_threshold` can sweep thresholds without re-running the checker.
+`checker_threshold` can sweep thresholds without re-running the checker. The figures themselves are
+`citebound.metrics` (balanced accuracy, per-class precision / recall, the threshold picker).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from citebound.errors import InputError
+from citebound.metrics import balanced_accuracy, pick_threshold
 from citebound.verify.cascade import Cascade
 from citebound.verify.inputs import json_lines, read_text
 
@@ -82,18 +86,16 @@ def predict(rows: Sequence[ClaimRow], checker: Cascade, *, progress: bool = Fals
 
 
 def binary_metrics(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float]:
-    """Balanced accuracy and per-class precision / recall (0.0 where a denominator is empty)."""
+    """Balanced accuracy (`citebound.metrics.balanced_accuracy`, "supported" the positive class) and
+    per-class precision / recall (0.0 where a denominator is empty)."""
     out: dict[str, float] = {"n": float(len(gold))}
-    recalls = []
     for cls in LABELS:
         tp = sum(g == cls and p == cls for g, p in zip(gold, predicted))
         n_pred = sum(p == cls for p in predicted)
         n_gold = sum(g == cls for g in gold)
         out[f"precision_{cls}"] = tp / n_pred if n_pred else 0.0
         out[f"recall_{cls}"] = tp / n_gold if n_gold else 0.0
-        if n_gold:
-            recalls.append(out[f"recall_{cls}"])
-    out["balanced_accuracy"] = sum(recalls) / len(recalls) if recalls else 0.0
+    out["balanced_accuracy"] = balanced_accuracy([g == "supported" for g in gold], [p == "supported" for p in predicted])
     out["n"] = len(gold)
     return out
 
@@ -103,30 +105,32 @@ def labels_at(predictions: Sequence[Prediction], threshold: float) -> list[str]:
     return ["supported" if not p.blocked and p.score >= threshold else "unsupported" for p in predictions]
 
 
-def pick_threshold(predictions: Sequence[Prediction]) -> tuple[float, float]:
-    """The threshold maximising balanced accuracy on labelled predictions (use a dev split), and that
-    balanced accuracy. Candidates are the distinct scores of unblocked rows; ties go to the threshold
-    nearest 0.5. One sorted sweep, so it is cheap on thousands of rows."""
-    import numpy as np
-
+def prediction_arrays(predictions: Sequence[Prediction]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(score, gold is supported, blocked) per row, for `citebound.metrics.pick_threshold`; InputError
+    when a row has no label."""
     if any(p.gold is None for p in predictions):
         raise InputError("picking a threshold needs a label on every row")
-    gold_sup = np.array([p.gold == "supported" for p in predictions])
-    n_sup, n_uns = int(gold_sup.sum()), int((~gold_sup).sum())
-    if n_sup == 0 or n_uns == 0:
+    return (np.array([p.score for p in predictions], dtype=np.float64),
+            np.array([p.gold == "supported" for p in predictions], dtype=bool),
+            np.array([p.blocked for p in predictions], dtype=bool))
+
+
+# A checker's score lies in [0, 1]. Besides every score of an unblocked row, try one threshold above them
+# all (nothing supported), and among equal balanced accuracies take the threshold nearest 0.5.
+ABOVE_ALL = 1.0 + 1e-9
+PREFER = 0.5
+
+
+def checker_threshold(predictions: Sequence[Prediction]) -> tuple[float, float]:
+    """The threshold maximising balanced accuracy on labelled predictions (use a dev split), and that
+    balanced accuracy: `citebound.metrics.pick_threshold` over the scores of the unblocked rows and
+    `ABOVE_ALL`, ties to the threshold nearest `PREFER`, blocked rows unsupported at every threshold.
+    `ABOVE_ALL` is reported as 1.0."""
+    scores, supported, blocked = prediction_arrays(predictions)
+    if supported.all() or not supported.any():
         raise InputError("picking a threshold needs both labels in the data")
-    open_ = np.array([not p.blocked for p in predictions])
-    scores = np.array([p.score for p in predictions])
-    candidates = np.unique(np.append(scores[open_], 1.0 + 1e-9))
-    # predicted supported at t  <=>  open and score >= t
-    sup_scores = np.sort(scores[open_ & gold_sup])
-    uns_scores = np.sort(scores[open_ & ~gold_sup])
-    tp = len(sup_scores) - np.searchsorted(sup_scores, candidates, side="left")
-    fp = len(uns_scores) - np.searchsorted(uns_scores, candidates, side="left")
-    bacc = (tp / n_sup + (n_uns - fp) / n_uns) / 2
-    order = np.lexsort((np.abs(candidates - 0.5), -bacc))
-    best = int(order[0])
-    return float(min(candidates[best], 1.0)), float(bacc[best])
+    choice = pick_threshold(scores, supported, blocked=blocked, grid="scores", extra=(ABOVE_ALL,), prefer=PREFER)
+    return min(choice.threshold, 1.0), choice.balanced_accuracy
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from citebound.errors import InputError
-from citebound.verify.batch import binary_metrics, labels_at, parse_rows, pick_threshold, predict
+from citebound.verify.batch import binary_metrics, checker_threshold, labels_at, parse_rows, predict
 from citebound.verify.cascade import Cascade
 
 ROWS = parse_rows("\n".join([
@@ -34,14 +34,22 @@ def test_labels_at_any_threshold_equal_the_cascade_run_at_that_threshold():
         assert labels_at(preds, t) == [p.label for p in rerun]
 
 
-def test_pick_threshold_is_the_brute_force_optimum():
+def test_checker_threshold_is_the_brute_force_optimum():
     preds, _ = predict(ROWS, Cascade())
-    t, bacc = pick_threshold(preds)
+    t, bacc = checker_threshold(preds)
     gold = [r.label for r in ROWS]
     brute = max(binary_metrics(gold, labels_at(preds, c))["balanced_accuracy"]
                 for c in itertools.chain([p.score for p in preds], [1.0]))
     assert bacc == pytest.approx(brute)
     assert binary_metrics(gold, labels_at(preds, t))["balanced_accuracy"] == pytest.approx(bacc)
+
+
+def test_checker_threshold_needs_labels_and_both_classes():
+    preds, _ = predict(ROWS, Cascade())
+    with pytest.raises(InputError, match="both labels"):
+        checker_threshold([p for p in preds if p.gold == "supported"])
+    with pytest.raises(InputError, match="label on every row"):
+        checker_threshold([*preds[:2], predict(parse_rows('{"claim": "a", "evidence": "a"}'), Cascade())[0][0]])
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,13 @@
-"""Reading labelled QA folders (the layout of `shared/data/qa/squad2/<split>`): `corpus.jsonl` in BEIR
-form and `questions.jsonl` rows `{id, question, context_id, answerable, answers}`. One reader, shared by
-`eval qa` and `calibrate retrieval`, so both reject the same bad rows with the same message."""
+"""Readers of the labelled data citebound calibrates and evaluates on, one per format.
+
+Labelled QA folders (the layout of `shared/data/qa/squad2/<split>`): `corpus.jsonl` in BEIR form and
+`questions.jsonl` rows `{id, question, context_id, answerable, answers}` (only `question` and
+`answerable` are required: a user's own calibration questions need no more). One reader, shared by
+`calibrate retrieval` (citebound.retrieval), `eval qa`, `calibrate extractive` (citebound.evaluate) and
+the benchmarks, so all reject the same bad rows with the same message.
+
+A leaf module: it imports nothing of citebound but `errors`, so any layer may read these files.
+"""
 
 from __future__ import annotations
 
@@ -33,3 +40,11 @@ def load_questions(data: Path, limit: int | None = None) -> list[dict[str, Any]]
     if not rows:
         raise InputError(f"{path} has no questions")
     return rows
+
+
+def require_corpus(data: Path) -> Path:
+    """`data/corpus.jsonl` of a labelled QA folder; InputError naming the folder when it is missing."""
+    corpus = Path(data) / "corpus.jsonl"
+    if not corpus.is_file():
+        raise InputError(f"{data}: corpus.jsonl is missing (a QA folder holds corpus.jsonl and questions.jsonl)")
+    return corpus
