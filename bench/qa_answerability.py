@@ -191,6 +191,13 @@ def choose(path: Path, write: Path | None, top: int) -> dict:
                          "(its AUROC there is a 2-fold cross-validation estimate)",
             "calibration_half": {k: report[k] for k in report},
         }
+        # thresholds chosen elsewhere on dev (relevance, the naive baseline) live in the same file: keep them
+        old = json.loads(write.read_text()) if write.exists() else {}
+        if "relevance" in old.get("thresholds", {}):
+            cal_json["thresholds"]["relevance"] = old["thresholds"]["relevance"]
+        for key in ("relevance_threshold_source", "baseline"):
+            if key in old:
+                cal_json[key] = old[key]
         write.write_text(json.dumps(cal_json, indent=2) + "\n")
         print(f"wrote {write} (default signal {default})")
     return report

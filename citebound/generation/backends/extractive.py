@@ -39,12 +39,6 @@ from pydantic import Field
 from citebound.generation.base import Backend, Generation, GenerationRequest
 from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
 
-# The `relevance` signal's threshold. Chosen on ../shared/data/qa/squad2/dev only (never test) with
-# `citebound calibrate extractive --data ../shared/data/qa/squad2/dev`: the threshold maximising the
-# balanced accuracy of the answer/abstain decision (mean of: answered when answerable, abstained when
-# not). See docs/benchmarks.md, "Answers". The learned signals' thresholds are in
-# citebound/models/answerability/calibration.json (same objective, dev calibration half).
-RELEVANCE_THRESHOLD = 0.6469
 Signal = Literal["answerability", "combined", "relevance"]
 
 
@@ -56,9 +50,9 @@ def default_signal() -> str:
 
 def default_threshold(signal: str | None = None) -> float:
     """The dev-chosen abstention threshold of `signal` (default: the default signal)."""
+    # Every signal's threshold was chosen on SQuAD 2.0 dev (never test) and is stored with the
+    # answerability model: citebound/models/answerability/calibration.json (see its model card).
     signal = signal or default_signal()
-    if signal == "relevance":
-        return RELEVANCE_THRESHOLD
     from citebound.generation.answerability import load_calibration
 
     return float(load_calibration()["thresholds"][signal])
