@@ -30,6 +30,7 @@ _EXPORTS = {
     "load_entailment_scorer": "citebound.verify.checks.entailment",
     "LlmJudge": "citebound.verify.judge",
     "JudgeVerdict": "citebound.verify.judge",
+    "evaluate_answers": "citebound.evaluate.answers",
 }
 
 __all__ = ["__version__", *_EXPORTS]
