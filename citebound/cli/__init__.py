@@ -29,7 +29,7 @@ app.add_typer(eval_app, name="eval")
 app.add_typer(calibrate_app, name="calibrate")
 
 # Modules that define commands, in the order they appear in --help.
-COMMAND_MODULES = ["verify", "kb", "ask", "answers", "judge", "serve", "mcp", "report"]
+COMMAND_MODULES = ["verify", "kb", "ask", "answers", "judge", "serve", "keys", "mcp", "report"]
 
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)  # one-line errors stay one line
 

@@ -67,6 +67,22 @@ def m001_initial(db: sqlite3.Connection) -> None:
     """)
 
 
+@migration
+def m002_api_keys(db: sqlite3.Connection) -> None:
+    """API keys of the HTTP service (citebound.kb.keys): only the sha256 of each key is stored."""
+    execute_script(db, """
+        CREATE TABLE api_keys (
+            key_id TEXT PRIMARY KEY,
+            key_hash TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL DEFAULT '',
+            scopes TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+    """)
+
+
 def migrate(db: sqlite3.Connection) -> list[str]:
     """Apply every migration not applied yet, each in its own transaction; return the names applied."""
     return migration.apply(db)
+
