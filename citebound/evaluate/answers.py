@@ -32,6 +32,7 @@ import ast
 import csv
 import html
 import json
+import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -292,6 +293,40 @@ def score_row(row: AnswerRow, cascade: Cascade) -> dict[str, Any]:
     return {**base, **extra, "label": _row_label(len(claims), n_supported),
             "faithfulness": round(n_supported / len(claims), 4), "n_claims": len(claims),
             "n_supported": n_supported, "claims": claims, "abstained": False}
+
+
+def verify_row(answer: str | GroundedAnswer, contexts: Any, *, checker: str | Cascade = "deterministic",
+               question: str = "", threshold: float | None = None) -> dict[str, Any]:  # fmt: skip
+    """`score_row` for one answer and its contexts (a list of strings or an id -> text mapping): what the
+    framework adapters and `citebound.testing` call."""
+    cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
+    if answer is None:
+        answer = ""
+    row = score_row(AnswerRow(0, "0", question, answer, normalise_contexts(contexts)), cascade)
+    row["checker"] = cascade.name
+    return row
+
+
+def supported_text(row: Mapping[str, Any], abstention: str | None = None) -> str:
+    """The row's answer with every claim that is not `supported` cut out (citation markers and sentences
+    that are not claims stay). When no supported claim is left, `abstention` (default: citebound's own
+    abstention sentence) — an answer of only unsupported claims is not shown as if it were grounded."""
+    from citebound.text.citations import ABSTENTION_SENTENCE
+
+    text = row["answer"]
+    cuts = sorted(tuple(c["claim_span"]) for c in row["claims"] if c["label"] != "supported" and c.get("claim_span"))
+    if not cuts:
+        return text
+    if not any(c["label"] == "supported" for c in row["claims"]):
+        return ABSTENTION_SENTENCE if abstention is None else abstention
+    kept, pos = [], 0
+    for start, end in cuts:
+        kept.append(text[pos:start])
+        pos = max(pos, end)
+    kept.append(text[pos:])
+    joined = re.sub(r"[ \t]{2,}", " ", "".join(kept))
+    joined = re.sub(r"[ \t]+\n", "\n", joined)
+    return re.sub(r"\n{3,}", "\n\n", joined).strip()
 
 
 def bootstrap_ci(values: Sequence[float], *, n_boot: int = N_BOOTSTRAP, seed: int = SEED,
