@@ -14,12 +14,18 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from citebound.errors import InputError
 from citebound.text.sentences import sentence_spans
 
 DEFAULT_CHUNK_SIZE = 1200
 DEFAULT_OVERLAP = 200
 # Bump when chunk boundaries change for the same text and parameters (keys the eval KB cache).
 CHUNKER_VERSION = 3
+
+
+class ChunkSettingsError(InputError, ValueError):
+    """A chunk size or overlap that cannot work (size < 1, overlap < 0 or >= size). An InputError, so
+    the CLI prints one line; also a ValueError, as it was before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +65,19 @@ def _split_long(text: str, start: int, end: int, size: int) -> list[tuple[int, i
     return pieces
 
 
+def check_settings(size: object, overlap: object) -> None:
+    """ChunkSettingsError unless `size` >= 1 and 0 <= `overlap` < `size` (both integers)."""
+    if isinstance(size, bool) or not isinstance(size, int) or isinstance(overlap, bool) or not isinstance(overlap, int):
+        raise ChunkSettingsError(f"chunk size and overlap must be integers, got {size!r} and {overlap!r}")
+    if size < 1:
+        raise ChunkSettingsError(f"chunk size must be at least 1 character, got {size}")
+    if not 0 <= overlap < size:
+        raise ChunkSettingsError(f"chunk overlap must be at least 0 and less than the chunk size ({size}), got {overlap}")
+
+
 def chunk_spans(text: str, size: int = DEFAULT_CHUNK_SIZE, overlap: int = DEFAULT_OVERLAP) -> list[ChunkSpan]:
     """Offsets of the chunks of `text` (see module docstring)."""
-    if size < 1:
-        raise ValueError("chunk size must be positive")
-    if not 0 <= overlap < size:
-        raise ValueError("overlap must be in [0, size)")
+    check_settings(size, overlap)
     stripped = text.strip()
     if not stripped:
         return []

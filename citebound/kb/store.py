@@ -28,9 +28,17 @@ import numpy as np
 
 from citebound.db import write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
-from citebound.kb.chunk import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP, chunk_id, chunk_spans, content_hash
+from citebound.kb.chunk import (
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_OVERLAP,
+    check_settings,
+    chunk_id,
+    chunk_spans,
+    content_hash,
+)
 from citebound.kb.ingest import RawDocument, Skipped, collect
 from citebound.kb.migrations import migrate
+from citebound.text.unicode import lone_surrogate
 from citebound.types import Chunk
 
 log = logging.getLogger(__name__)
@@ -71,6 +79,35 @@ class IngestReport:
         )
 
 
+# What one bad document can raise while it is written (text SQLite cannot encode, a value it cannot bind,
+# a chunker error): that document is skipped, the batch goes on. sqlite3.OperationalError (locked, disk
+# full) is not among them: it is the database's problem, not the document's.
+BAD_DOCUMENT_ERRORS: tuple[type[BaseException], ...] = (
+    ValueError, TypeError, RecursionError, InputError, sqlite3.IntegrityError, sqlite3.InterfaceError,
+    sqlite3.DataError, OverflowError,
+)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).encode("utf-8", "backslashreplace").decode("utf-8")
+    return f"{type(exc).__name__}: {text}"[:300]
+
+
+def _checked(doc: RawDocument) -> RawDocument | Skipped:
+    """`doc`, or why it cannot be stored: an id or text that is not a string, empty, or not encodable."""
+    source = doc.source if isinstance(doc.source, str) else repr(doc.source)
+    source = source.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not isinstance(doc.doc_id, str) or not doc.doc_id.strip():
+        return Skipped(source, "document id must be a non-empty string")
+    if not isinstance(doc.text, str) or not doc.text.strip():
+        return Skipped(source, "empty document")
+    for what, value in (("document id", doc.doc_id), ("text", doc.text), ("source", doc.source)):
+        at = lone_surrogate(value) if isinstance(value, str) else None
+        if at is not None:
+            return Skipped(source, f"{what} is not valid Unicode (a lone surrogate at character {at})")
+    return doc
+
+
 @dataclass(frozen=True)
 class DocumentInfo:
     doc_id: str
@@ -106,6 +143,9 @@ class KnowledgeBase:
         """
         folder = Path(path)
         db_path = folder / DB_FILE
+        size = chunk_size if chunk_size is not None else DEFAULT_CHUNK_SIZE
+        lap = overlap if overlap is not None else DEFAULT_OVERLAP
+        check_settings(size, lap)  # before anything is created: a bad pair leaves no empty KB behind
         if not db_path.exists():
             if not create:
                 raise KnowledgeBaseError(f"no knowledge base at {folder} (create one with `citebound ingest`)")
@@ -120,9 +160,6 @@ class KnowledgeBase:
             migrate(db)
         except sqlite3.DatabaseError as exc:
             raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
-        size = chunk_size if chunk_size is not None else DEFAULT_CHUNK_SIZE
-        lap = overlap if overlap is not None else DEFAULT_OVERLAP
-        chunk_spans("", size, lap)  # validates the pair
         stored = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('chunk_size', 'overlap')").fetchall())
         if not stored:
             with write_transaction(db):
@@ -244,6 +281,8 @@ class KnowledgeBase:
             bar = tqdm(desc="ingesting", unit="doc", leave=False)
         batch: list[RawDocument] = []
         for item in items:
+            if isinstance(item, RawDocument):
+                item = _checked(item)
             if isinstance(item, Skipped):
                 log.warning("skipped %s: %s", item.source, item.reason)
                 report.skipped.append(item)
@@ -276,7 +315,11 @@ class KnowledgeBase:
         ]
 
     def _ingest_batch(self, batch: Sequence[RawDocument], report: IngestReport) -> int:
-        """Ingest one batch in one transaction; record outcomes in `report`; return the new chunk count."""
+        """Ingest one batch in one transaction; record outcomes in `report`; return the new chunk count.
+
+        Each document runs inside its own SAVEPOINT: a document that fails (text that cannot be stored,
+        a chunker error) is rolled back alone and listed as skipped with the reason, and the rest of the
+        batch goes in. Errors of the database itself (locked, disk full) still abort the batch."""
         with self._lock:
             db = self.db
             with write_transaction(db):
@@ -287,66 +330,27 @@ class KnowledgeBase:
                 new_chunks = 0
                 now = time.time()
                 for doc in batch:
-                    digest = content_hash(doc.text)
-                    row = db.execute(
-                        "SELECT d.current_version, d.status, v.content_hash FROM documents d "
-                        "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
-                        "WHERE d.doc_id = ?",
-                        (doc.doc_id,),
-                    ).fetchone()
-                    if row is not None and row[2] == digest:
-                        if row[1] == "active":
-                            report.unchanged.append(doc.doc_id)
-                            continue
-                        # a removed document ingested again with the same text: bring it back
-                        db.execute(
-                            "UPDATE documents SET status = 'active', source = ?, updated_revision = ? WHERE doc_id = ?",
-                            (doc.source, revision, doc.doc_id),
-                        )
-                        for cid, text in db.execute(
-                            "SELECT c.chunk_id, c.text FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id "
-                            "WHERE vc.doc_id = ? AND vc.version = ?",
-                            (doc.doc_id, row[0]),
-                        ).fetchall():
-                            adds[cid] = text
-                        report.added.append(doc.doc_id)
-                        changed = True
+                    db.execute("SAVEPOINT ingest_doc")
+                    try:
+                        outcome = self._ingest_one(doc, revision, now)
+                    except BAD_DOCUMENT_ERRORS as exc:
+                        db.execute("ROLLBACK TO ingest_doc")
+                        db.execute("RELEASE ingest_doc")
+                        skipped = Skipped(doc.source, f"not stored: {_reason(exc)}")
+                        log.warning("skipped %s: %s", skipped.source, skipped.reason)
+                        report.skipped.append(skipped)
                         continue
-                    old = set(self._active_chunk_ids(doc.doc_id)) if row is not None else set()
-                    version = 1 if row is None else row[0] + 1
-                    db.execute(
-                        "INSERT INTO versions (doc_id, version, content_hash, text, source, ingested_at, revision) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (doc.doc_id, version, digest, doc.text, doc.source, now, revision),
-                    )
-                    new: list[str] = []
-                    for ord_, span in enumerate(chunk_spans(doc.text, self.chunk_size, self.overlap)):
-                        text = doc.text[span.start : span.end]
-                        cid = chunk_id(doc.doc_id, span.start, span.end, text)
-                        cur = db.execute(
-                            "INSERT OR IGNORE INTO chunks (chunk_id, doc_id, start, end, text, content_hash) "
-                            "VALUES (?, ?, ?, ?, ?, ?)",
-                            (cid, doc.doc_id, span.start, span.end, text, content_hash(text)),
-                        )
-                        new_chunks += cur.rowcount
-                        db.execute(
-                            "INSERT INTO version_chunks (doc_id, version, ord, chunk_id) VALUES (?, ?, ?, ?)",
-                            (doc.doc_id, version, ord_, cid),
-                        )
-                        new.append(cid)
-                        if cid not in old:
-                            adds[cid] = text
-                    for stale in old - set(new):  # also undoes adds of an earlier version in this batch
+                    db.execute("RELEASE ingest_doc")
+                    kind, version, doc_adds, doc_deletes, n_new = outcome
+                    if kind == "unchanged":
+                        report.unchanged.append(doc.doc_id)
+                        continue
+                    for stale in doc_deletes:  # also undoes adds of an earlier version in this batch
                         adds.pop(stale, None)
                         deletes.add(stale)
-                    db.execute(
-                        "INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
-                        "VALUES (?, ?, 'active', ?, ?) ON CONFLICT(doc_id) DO UPDATE SET "
-                        "current_version = excluded.current_version, status = 'active', "
-                        "source = excluded.source, updated_revision = excluded.updated_revision",
-                        (doc.doc_id, version, doc.source, revision),
-                    )
-                    if row is None:
+                    adds.update(doc_adds)
+                    new_chunks += n_new
+                    if kind == "added":
                         report.added.append(doc.doc_id)
                     else:
                         report.updated.append((doc.doc_id, version))
@@ -357,6 +361,69 @@ class KnowledgeBase:
             # SQLite is the source of truth; the index follows (and is re-synced on open if this dies).
             self.bm25.apply(adds.items(), deletes, revision)  # deletes run first, so re-adds survive
             return new_chunks
+
+    def _ingest_one(
+        self, doc: RawDocument, revision: int, now: float
+    ) -> tuple[str, int, dict[str, str], set[str], int]:
+        """Write one document inside the open transaction: (outcome, version, index adds, index deletes,
+        new chunks), outcome being unchanged | added | updated."""
+        db = self.db
+        digest = content_hash(doc.text)
+        row = db.execute(
+            "SELECT d.current_version, d.status, v.content_hash FROM documents d "
+            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
+            "WHERE d.doc_id = ?",
+            (doc.doc_id,),
+        ).fetchone()
+        adds: dict[str, str] = {}
+        if row is not None and row[2] == digest:
+            if row[1] == "active":
+                return "unchanged", row[0], adds, set(), 0
+            # a removed document ingested again with the same text: bring it back
+            db.execute(
+                "UPDATE documents SET status = 'active', source = ?, updated_revision = ? WHERE doc_id = ?",
+                (doc.source, revision, doc.doc_id),
+            )
+            for cid, text in db.execute(
+                "SELECT c.chunk_id, c.text FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id "
+                "WHERE vc.doc_id = ? AND vc.version = ?",
+                (doc.doc_id, row[0]),
+            ).fetchall():
+                adds[cid] = text
+            return "added", row[0], adds, set(), 0
+        old = set(self._active_chunk_ids(doc.doc_id)) if row is not None else set()
+        version = 1 if row is None else row[0] + 1
+        db.execute(
+            "INSERT INTO versions (doc_id, version, content_hash, text, source, ingested_at, revision) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (doc.doc_id, version, digest, doc.text, doc.source, now, revision),
+        )
+        new: list[str] = []
+        new_chunks = 0
+        for ord_, span in enumerate(chunk_spans(doc.text, self.chunk_size, self.overlap)):
+            text = doc.text[span.start : span.end]
+            cid = chunk_id(doc.doc_id, span.start, span.end, text)
+            cur = db.execute(
+                "INSERT OR IGNORE INTO chunks (chunk_id, doc_id, start, end, text, content_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (cid, doc.doc_id, span.start, span.end, text, content_hash(text)),
+            )
+            new_chunks += cur.rowcount
+            db.execute(
+                "INSERT INTO version_chunks (doc_id, version, ord, chunk_id) VALUES (?, ?, ?, ?)",
+                (doc.doc_id, version, ord_, cid),
+            )
+            new.append(cid)
+            if cid not in old:
+                adds[cid] = text
+        db.execute(
+            "INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
+            "VALUES (?, ?, 'active', ?, ?) ON CONFLICT(doc_id) DO UPDATE SET "
+            "current_version = excluded.current_version, status = 'active', "
+            "source = excluded.source, updated_revision = excluded.updated_revision",
+            (doc.doc_id, version, doc.source, revision),
+        )
+        return ("added" if row is None else "updated"), version, adds, old - set(new), new_chunks
 
     # -- remove ---------------------------------------------------------------------------------------
     def remove(self, doc_id: str) -> int:

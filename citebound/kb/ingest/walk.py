@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from citebound.errors import InputError
+from citebound.text.unicode import lone_surrogate
 
 MAX_FILE_BYTES = 100 * 1024 * 1024  # larger single-document files are skipped: almost surely not a document
 
@@ -33,15 +34,27 @@ class Skipped:
     reason: str
 
 
+def shown(path: str | os.PathLike[str]) -> str:
+    """A path as printable text: a file name that is not valid UTF-8 (Python keeps its bytes as lone
+    surrogates) is shown with backslash escapes instead of failing to print or store."""
+    text = os.fspath(path)
+    if lone_surrogate(text) is None:
+        return text
+    return os.fsencode(text).decode("utf-8", "backslashreplace")
+
+
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+_SURROGATES = re.compile("[\ud800-\udfff]")
 _TRAILING_SPACE = re.compile(r"[ \t]+\n")
 
 
 def normalize_text(text: str) -> str:
     """NFC, `\\n` line ends, no trailing spaces, at most one blank line in a row, stripped.
 
-    Offsets of chunks and citations refer to this normalized text, which is what the KB stores.
+    Offsets of chunks and citations refer to this normalized text, which is what the KB stores. A lone
+    surrogate (a broken PDF text layer can produce one) becomes U+FFFD: it cannot be stored as UTF-8.
     """
+    text = _SURROGATES.sub("\ufffd", text)
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\x00", "").replace("\u00a0", " ")
     text = _TRAILING_SPACE.sub("\n", text)
@@ -90,13 +103,22 @@ def _files(root: Path) -> Iterator[tuple[Path, str] | Skipped]:
                     yield Skipped(str(p), "symlink leaves the folder being ingested; not followed")
                     continue
             rel = p.relative_to(root).as_posix()
-            yield p, f"{root.resolve().name}/{rel}"
+            doc_id = f"{root.resolve().name}/{rel}"
+            if lone_surrogate(doc_id) is not None:
+                yield Skipped(shown(p), "file name is not valid UTF-8; cannot be a document id")
+                continue
+            yield p, doc_id
 
 
 def _read_file(path: Path, doc_id: str) -> Iterator[RawDocument | Skipped]:
+    """The documents in one file, or a Skipped record saying why not. Never raises for a bad file: one
+    bad document never aborts an ingest."""
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED:
-        yield Skipped(str(path), f"unsupported file type {suffix or '(none)'!r}")
+        yield Skipped(shown(path), f"unsupported file type {shown(suffix) or '(none)'!r}")
+        return
+    if lone_surrogate(doc_id) is not None or lone_surrogate(str(path)) is not None:
+        yield Skipped(shown(path), "file name is not valid UTF-8; cannot be a document id")
         return
     try:
         size = path.stat().st_size
@@ -128,6 +150,12 @@ def _read_file(path: Path, doc_id: str) -> Iterator[RawDocument | Skipped]:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         yield Skipped(str(path), f"unreadable: {exc}")
         return
+    except (RecursionError, MemoryError) as exc:
+        yield Skipped(str(path), f"unreadable: {type(exc).__name__}")
+        return
+    except Exception as exc:  # noqa: BLE001 - a reader's unexpected failure costs this file only
+        yield Skipped(str(path), f"unreadable: {type(exc).__name__}: {exc}")
+        return
     if not text:
         yield Skipped(str(path), "no text in file")
         return
@@ -139,7 +167,7 @@ def collect(paths: Iterable[str | os.PathLike[str]]) -> Iterator[RawDocument | S
     for given in paths:
         path = Path(given)
         if not path.exists():
-            yield Skipped(str(path), "no such file or folder")
+            yield Skipped(shown(path), "no such file or folder")
         elif path.is_dir():
             for item in _files(path):
                 if isinstance(item, Skipped):
