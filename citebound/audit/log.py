@@ -5,12 +5,19 @@
   point leaves either the whole record or none of it.
 - Optional hash chain: each record's hash covers its content and the previous record's hash, so
   `verify()` detects an edited, removed or reordered record.
+- The chain's head (the write order `seq` and hash of the newest record) is also kept outside the log's
+  rows, in a small file beside it (`audit.sqlite3.head`, replaced atomically after each commit), so
+  `verify()` also detects truncation: deleting the newest records leaves a chain that is intact in
+  itself but ends before the recorded head. The head file is written after the commit, so a process
+  killed in between leaves it one record behind, never ahead; a head behind the log is not a problem.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -22,6 +29,9 @@ from citebound.db import write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
 
 AUDIT_FILENAME = "audit.sqlite3"
+HEAD_SUFFIX = ".head"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +164,53 @@ class AuditLog:
             else:
                 record = replace(record, prev_hash=None, hash=None)
             self._insert(record)
+        if self.hash_chain:
+            self._write_head()
         return record
+
+    # -- the chain head, kept outside the log's rows ------------------------------------------------
+    @property
+    def head_path(self) -> Path:
+        return self.path.with_name(self.path.name + HEAD_SUFFIX)
+
+    def _tail(self) -> tuple[int, str] | None:
+        row = self._db.execute("SELECT seq, hash FROM requests WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else (int(row[0]), row[1])
+
+    def read_head(self) -> dict[str, Any] | None:
+        """The recorded chain head {"seq", "hash"}, or None when there is no head file. InputError when
+        the file exists but cannot be read as a head."""
+        try:
+            raw = self.head_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise InputError(f"cannot read the audit log's head file {self.head_path}: {exc}") from None
+        try:
+            head = json.loads(raw)
+            if not isinstance(head, dict) or not isinstance(head.get("seq"), int) or not isinstance(head.get("hash"), str):
+                raise ValueError("not a head")
+        except ValueError:
+            raise InputError(f"the audit log's head file {self.head_path} is not a chain head") from None
+        return head
+
+    def _write_head(self) -> None:
+        """Record the newest hashed record as the chain head (after commit; never moves the head back)."""
+        tail = self._tail()
+        if tail is None:
+            return
+        try:
+            current = self.read_head()
+        except InputError:
+            current = None
+        if current is not None and current["seq"] >= tail[0]:
+            return  # another writer already recorded this record or a newer one
+        tmp = self.head_path.with_name(f"{self.head_path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps({"seq": tail[0], "hash": tail[1]}) + "\n", encoding="utf-8")
+            os.replace(tmp, self.head_path)
+        except OSError as exc:  # the record itself is committed; the head only strengthens verify()
+            log.warning("could not write the audit log's head file %s: %s", self.head_path, exc)
 
     def _insert(self, r: AuditRecord) -> None:
         db = self._db
@@ -250,18 +306,36 @@ class AuditLog:
         """Problems found by recomputing every hash in write order; an empty list means intact.
 
         Records written with hashing off (hash NULL) are reported only if they break an existing chain.
+        The chain must also reach the head recorded outside the log (`head_path`): a log that ends
+        before it was truncated (its newest records deleted).
         """
         problems: list[str] = []
         prev: str | None = None
+        hashes: dict[int, str] = {}
         for row in self._db.execute("SELECT * FROM requests ORDER BY seq").fetchall():
             record = self._record(row)
             if record.hash is None:
                 continue
+            hashes[int(row[0])] = record.hash
             if record.prev_hash != prev:
                 problems.append(f"{record.id}: chain broken (previous hash {record.prev_hash} != {prev})")
             if record.content_hash(record.prev_hash) != record.hash:
                 problems.append(f"{record.id}: content does not match its hash (edited?)")
             prev = record.hash
+        try:
+            head = self.read_head()
+        except InputError as exc:
+            return [*problems, str(exc)]
+        if head is None:
+            if hashes:
+                problems.append(f"no chain head file {self.head_path.name} beside the log: truncation cannot be "
+                                "ruled out (the head is written with every record)")
+        elif head["seq"] not in hashes:
+            last = max(hashes, default=0)
+            problems.append(f"log truncated: the chain head (record #{head['seq']}, hash {head['hash'][:12]}) is "
+                            f"missing; the log ends at record #{last}")
+        elif hashes[head["seq"]] != head["hash"]:
+            problems.append(f"record #{head['seq']} does not match the recorded chain head (replaced?)")
         return problems
 
     def integrity_check(self) -> str:
