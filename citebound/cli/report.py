@@ -12,6 +12,9 @@ import typer
 from citebound.cli.common import KB_HELP, kb_path
 
 
+MAX_CHANGES_SHOWN = 20
+
+
 def _fmt(value: object, spec: str = ".3f") -> str:
     return "-" if value is None else format(value, spec)
 
@@ -38,7 +41,10 @@ def render_text(report, checks) -> None:  # DriftReport, tuple[Check, ...]
             typer.echo("  decided by: " + ", ".join(f"{s} {sum(c.values())}" for s, c in last.stages.items()))
         if last.abstain_reasons:
             typer.echo("  abstained: " + "; ".join(f"{k} ({v})" for k, v in last.abstain_reasons.items()))
-    for c in report.changes:
+    shown = report.changes[-MAX_CHANGES_SHOWN:]
+    if len(report.changes) > len(shown):
+        typer.echo(f"{len(report.changes)} changes; the last {len(shown)} (all of them with --json):")
+    for c in shown:
         typer.echo(f"change {c.at} ({c.period}): {c.label}")
     for check in checks:
         typer.echo(("FAIL " if check.failed else "ok   ") + check.message)

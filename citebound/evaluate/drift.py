@@ -41,6 +41,7 @@ LOWER_IS_BETTER = ("abstention_rate", "error_rate", "removed_rate", "flag_rate",
 METRICS = HIGHER_IS_BETTER + LOWER_IS_BETTER
 PERCENTILES = (50, 90, 95, 99)
 TOP_REASONS = 5
+KIND_NAMES = {"kb_revision": "KB revision", "model": "checker model", "backend_options": "backend options"}
 _UNKNOWN = object()  # a value an older record does not store: never a change
 
 
@@ -59,7 +60,7 @@ class Change:
 
     @property
     def label(self) -> str:
-        names = {"kb_revision": "KB revision", "model": "checker model", "backend_options": "backend"}
+        names = KIND_NAMES
         if self.kind == "backend_options":
             return "backend " + ", ".join(f"{k} {_short(self.before.get(k))} → {_short(self.after.get(k))}"
                                           for k in self.after)
@@ -150,7 +151,10 @@ class Check:
         where = f"in period {self.period}" if self.period else "(no requests in the report)"
         if self.value is None:
             return f"{self.metric}: no value {where} (limit {self.limit:g})"
-        op = "<" if self.bound == "below" else ">"
+        if self.bound == "below":
+            op = "<" if self.failed else ">="
+        else:
+            op = ">" if self.failed else "<="
         return f"{self.metric} {self.value:.4f} {op} {self.limit:g} {where}"
 
     def to_dict(self) -> dict[str, Any]:

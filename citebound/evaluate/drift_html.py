@@ -17,10 +17,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from citebound.evaluate.drift import Change, Check, DriftReport, PeriodStats
+from citebound.evaluate.drift import KIND_NAMES, Change, Check, DriftReport, PeriodStats
 from citebound.evaluate.report import _STYLE, _table_html
 
 _RATE_METRICS = ("groundedness", "citation_precision", "citation_recall")
+MAX_MARKERS = 12  # more distinct change places than this: one marker per period
+MAX_CHANGE_ROWS = 100  # rows of the HTML table of changes (the JSON has them all)
 
 
 def _nan(value: float | None) -> float:
@@ -60,11 +62,8 @@ def _png(title: str, labels: Sequence[str], series: Mapping[str, Sequence[float]
         if ylim:
             ax.set_ylim(*ylim)
         # the changes: one dashed line each, labels stacked when several fall at the same place
-        at: dict[float, list[str]] = {}
-        for c in changes:
-            at.setdefault(c.position, []).append(c.label)
         low, high = ax.get_ylim()
-        for x, texts in sorted(at.items()):
+        for x, texts in _markers(changes):
             ax.axvline(x, color="0.35", linestyle="--", linewidth=1)
             ax.text(x + 0.03, high - (high - low) * 0.02, "\n".join(texts), rotation=90, va="top", ha="left",
                     fontsize="x-small", color="0.25", bbox={"facecolor": "white", "alpha": 0.75, "edgecolor": "none"})
@@ -83,6 +82,27 @@ def _png(title: str, labels: Sequence[str], series: Mapping[str, Sequence[float]
     finally:
         plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _markers(changes: Sequence[Change]) -> list[tuple[float, list[str]]]:
+    """(x, labels) of the vertical lines. Up to MAX_MARKERS places, one line per change (changes at the
+    same place share a line); beyond that, one line per period that has changes, at its first change,
+    labelled with counts per kind, so a log whose KB is re-ingested hourly still gives a readable plot."""
+    at: dict[float, list[str]] = {}
+    for c in changes:
+        at.setdefault(c.position, []).append(c.label)
+    if len(at) <= MAX_MARKERS:
+        return sorted(at.items())
+    per_period: dict[str, list[Change]] = {}
+    for c in changes:
+        per_period.setdefault(c.period, []).append(c)
+    out = []
+    for group in per_period.values():
+        kinds: dict[str, int] = {}
+        for c in group:
+            kinds[c.kind] = kinds.get(c.kind, 0) + 1
+        out.append((group[0].position, [", ".join(f"{KIND_NAMES.get(k, k)} ×{v}" for k, v in kinds.items())]))
+    return sorted(out)
 
 
 def _counts(periods: Sequence[PeriodStats], field: str, top: int = 8) -> dict[str, list[float]]:
@@ -177,8 +197,11 @@ def render_html(report: DriftReport, checks: Sequence[Check] = (), *, floors: Ma
         parts.append(f"<h2>{e(heading)}</h2><img alt='{e(heading)}' src='data:image/png;base64,{png}'>")
     parts.append("<h2>Per period</h2>" + _table_html(_table(report)))
     if report.changes:
-        parts.append("<h2>Changes</h2>" + _table_html([{"at": c.at, "period": c.period, "change": c.label,
-                                                          "request": c.request_id[:12]} for c in report.changes]))
+        shown = report.changes[-MAX_CHANGE_ROWS:]
+        note = (f"<p>The last {len(shown)} of {len(report.changes)} changes; all of them are in the JSON.</p>"
+                if len(shown) < len(report.changes) else "")
+        parts.append("<h2>Changes</h2>" + note + _table_html([{"at": c.at, "period": c.period, "change": c.label,
+                                                                 "request": c.request_id[:12]} for c in shown]))
     in_use = [{"period": p.period, "backend": "; ".join(f"{k} ({v})" for k, v in p.backends.items()),
                "verifier": "; ".join(f"{k} ({v})" for k, v in p.verifiers.items()),
                "KB revision": "; ".join(f"{k} ({v})" for k, v in p.kb_revisions.items())}

@@ -245,6 +245,21 @@ def test_empty_days_are_periods_and_an_empty_last_period_is_not_checked(drifting
     assert report.last is report.periods[-1]
 
 
+def test_a_flapping_kb_revision_gives_one_marker_per_period(drifting):
+    """A KB re-ingested every hour must not bury the plots under hundreds of lines: beyond 12 places,
+    the changes of a period share one marker that counts them."""
+    from citebound.evaluate.drift_html import MAX_MARKERS, _markers
+
+    template = load_records(drifting)[0][0]
+    hourly = [replace(template, id=f"r{i}", kb_revision=str(i % 2 + 1),
+                      created_at=(DAY0 + timedelta(hours=i)).isoformat()) for i in range(40)]
+    report = build_report(hourly, by="day")
+    assert len(report.changes) == 39 and len({c.position for c in report.changes}) > MAX_MARKERS
+    markers = _markers(report.changes)
+    assert [labels for _x, labels in markers] == [["KB revision ×23"], ["KB revision ×16"]]
+    assert markers[0][0] == report.changes[0].position
+
+
 # -- the command ---------------------------------------------------------------------------------
 def test_cli_fail_below_exits_1_naming_the_metric_and_json_has_the_numbers(drifting):
     proc = cli("report", "--kb", str(drifting), "--json", "--fail-below", "groundedness=0.95,citation_precision=0.9")
