@@ -39,7 +39,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 class AskBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=config.MAX_QUESTION_CHARS)
+    question: str = Field(min_length=1, max_length=config.MAX_QUESTION_CHARS, examples=["How long do refunds take?"])
     k: int = Field(config.TOP_K, ge=1, le=50)
     checker: Literal["deterministic", "full"] | None = None
 
@@ -219,6 +219,7 @@ class ChatMessageIn(_Open):
 
 
 class ChatBody(_Open):
-    model: str = Field(min_length=1, max_length=200)
+    model: str = Field(min_length=1, max_length=200, examples=["citebound"],
+                       description="`citebound`, the KB's folder name or the backend's name (GET /v1/models)")
     messages: list[ChatMessageIn] = Field(min_length=1, max_length=200)
     stream: bool = False
