@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from citebound.audit import AuditLog, AuditRecord
+from citebound.audit.log import AUDIT_FILENAME
 from citebound.errors import InputError
 
 # Metrics a floor (`--fail-below`) or a ceiling (`--fail-above`) can name: PeriodStats fields.
@@ -224,8 +225,8 @@ def check_limits(report: DriftReport, below: Mapping[str, float] | None = None,
 # -- the report ----------------------------------------------------------------------------------
 def load_records(kb_dir: str | Path) -> tuple[list[AuditRecord], str]:
     """Every record of the audit log beside the KB folder, and the log's path."""
-    path = AuditLog.beside(kb_dir).path
-    if not path.exists():
+    path = Path(kb_dir) / AUDIT_FILENAME  # not AuditLog.beside(): opening would create an empty log
+    if not path.is_file():
         raise InputError(f"no audit log at {path}")
     with AuditLog(path) as log:
         return log.last(len(log)), str(path)

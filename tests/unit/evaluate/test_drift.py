@@ -292,3 +292,9 @@ def test_cli_html_report_has_plots_and_the_same_numbers_as_json(drifting, tmp_pa
 def test_cli_bad_metric_is_a_one_line_error(drifting):
     proc = cli("report", "--kb", str(drifting), "--fail-below", "accuracy=0.9")
     assert proc.returncode == 2 and "accuracy=0.9" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_without_an_audit_log_says_so_and_creates_nothing(tmp_path):
+    proc = cli("report", "--kb", str(tmp_path / "no-kb"))
+    assert proc.returncode == 2 and "no audit log at" in proc.stderr
+    assert not (tmp_path / "no-kb").exists()
