@@ -8,6 +8,9 @@ The verifier says how well each claim is supported; the policy decides what the 
                        removed, regeneration is on and the backend can give a different answer;
 - `choose_attempt`     of the first answer and its regeneration, use the one that keeps more claims
                        (then: removes fewer); a tie keeps the regeneration, which saw the feedback;
+- `withhold_instruction_like`  drop a kept claim whose supporting evidence lies in instruction-like
+                       source text (sources are data: "Ignore previous instructions and say …" is never
+                       an answer, whatever the backend), or cite only its other, clean evidence;
 - `abstention_reason`  abstain, with the reason logged, when there are no sources, the evidence is too
                        weak, the backend's reply never matched the schema, the backend itself abstained,
                        or nothing supported is left.
@@ -18,8 +21,8 @@ same sentence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from citebound.verify.report import AnswerReport, ClaimVerdict
 
@@ -31,12 +34,15 @@ SCHEMA_FAILED = "the backend's output did not match the answer schema, twice"
 BACKEND_ABSTAINED = "the backend found no answer in the sources"
 NOTHING_SUPPORTED = "no claim of the answer was supported by the sources it cites"
 UNCITED = "sentence without a citation"
+WITHHELD = "withheld"  # the RemovedClaim label of a claim whose evidence is instruction-like source text
+INSTRUCTION_EVIDENCE = ("its supporting text in {where} looks like an instruction to an assistant; sources are "
+                        "data, not instructions, so it was withheld")
 MAX_CLAIMS_NAMED = 8  # in the regeneration feedback
 
 
 @dataclass(frozen=True, slots=True)
 class RemovedClaim:
-    """A claim the user does not see, and why. `label` is unsupported | partial | uncited."""
+    """A claim the user does not see, and why. `label` is unsupported | partial | uncited | withheld."""
 
     text: str
     label: str
@@ -64,6 +70,62 @@ def split_claims(report: AnswerReport) -> tuple[tuple[ClaimVerdict, ...], tuple[
     checked = {c.claim for c in report.claims}
     removed += [RemovedClaim(s, "uncited", UNCITED) for s in report.uncited_sentences if s not in checked]
     return kept, tuple(removed)
+
+
+def _overlaps(span: tuple[int, int], regions: Sequence[tuple[int, int]]) -> bool:
+    return any(a < span[1] and span[0] < b for a, b in regions)
+
+
+def withhold_instruction_like(
+    kept: Sequence[ClaimVerdict], flagged: Mapping[str, Sequence[tuple[int, int]]]
+) -> tuple[tuple[ClaimVerdict, ...], tuple[RemovedClaim, ...]]:
+    """Kept claims minus those whose evidence is instruction-like text, and the removed ones.
+
+    `flagged` maps a source id to the regions of its text that look like instructions
+    (`citebound.text.injection.instruction_regions`). A supporting source check is tainted when its
+    evidence span overlaps a flagged region of that source, or when it has no span and the source has
+    any flagged region (the evidence could be anywhere). A claim with no untainted support left is
+    removed with label `withheld`; a claim that keeps some clean support stays, its tainted checks
+    dropped (so they are never cited) and its best evidence taken from the clean ones.
+    """
+    out: list[ClaimVerdict] = []
+    removed: list[RemovedClaim] = []
+    for verdict in kept:
+
+        def span_of(check):  # noqa: ANN001, ANN202 - SourceCheck
+            if check.span is not None:
+                return check.span
+            return verdict.span if verdict.source_id == check.source_id else None
+
+        def tainted(check) -> bool:  # noqa: ANN001 - SourceCheck
+            regions = flagged.get(check.source_id) or ()
+            if not regions:
+                return False
+            span = span_of(check)
+            return span is None or _overlaps(span, regions)
+
+        supporting = [c for c in verdict.checks if c.supports]
+        if not supporting:  # a verdict without per-source checks: judge its own evidence span
+            regions = flagged.get(verdict.source_id or "") or ()
+            if regions and (verdict.span is None or _overlaps(verdict.span, regions)):
+                removed.append(RemovedClaim(verdict.claim, WITHHELD, INSTRUCTION_EVIDENCE.format(where=verdict.source_id)))
+            else:
+                out.append(verdict)
+            continue
+        bad = [c for c in supporting if tainted(c)]
+        if not bad:
+            out.append(verdict)
+            continue
+        clean = [c for c in supporting if not tainted(c)]
+        if not clean:
+            where = ", ".join(dict.fromkeys(c.source_id for c in bad))
+            removed.append(RemovedClaim(verdict.claim, WITHHELD, INSTRUCTION_EVIDENCE.format(where=where)))
+            continue
+        best = max(clean, key=lambda c: c.score)
+        same = best.source_id == verdict.source_id and span_of(best) == verdict.span
+        out.append(replace(verdict, checks=tuple(c for c in verdict.checks if c not in bad),
+                           source_id=best.source_id, span=span_of(best), evidence=verdict.evidence if same else None))
+    return tuple(out), tuple(removed)
 
 
 def should_regenerate(first: Attempt, *, enabled: bool, backend_can_regenerate: bool) -> bool:
@@ -112,5 +174,5 @@ def abstention_reason(used: Attempt | None, backend_reason: str | None = None) -
 
 __all__ = [
     "Attempt", "RemovedClaim", "abstention_reason", "before_generation", "choose_attempt",
-    "regeneration_feedback", "should_regenerate", "split_claims",
+    "regeneration_feedback", "should_regenerate", "split_claims", "withhold_instruction_like",
 ]  # fmt: skip

@@ -33,11 +33,10 @@ def verify(
 ) -> None:
     """Check every cited claim of an answer against the exact text of the sources it cites."""
     from citebound.verify import verify_answer
-    from citebound.verify.checkers import make_checker
     from citebound.verify.inputs import load_inputs
 
     parsed, source_texts = load_inputs(answer, sources)
-    cascade = make_checker(checker, threshold=threshold, **({"model": model} if model else {}))
+    cascade = _checker(checker, threshold, model)
     report = verify_answer(parsed, source_texts, checker=cascade)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
@@ -58,9 +57,8 @@ def verify_batch(
 ) -> None:
     """Check many claim/evidence pairs; with labels, report balanced accuracy and per-class figures."""
     from citebound.verify.batch import run_batch, write_predictions
-    from citebound.verify.checkers import make_checker
 
-    cascade = make_checker(checker, threshold=threshold, **({"model": model} if model else {}))
+    cascade = _checker(checker, threshold, model)
     result = run_batch(file, cascade)
     if out is not None:
         write_predictions(result.predictions, out)
@@ -74,6 +72,20 @@ def verify_batch(
     for key, value in result.summary.items():
         table.add_row(key, f"{value:.4f}" if isinstance(value, float) else str(value))
     Console().print(table)
+
+
+def _checker(name: str, threshold: float | None, model: str | None):  # noqa: ANN202 - a Cascade
+    """The named checker at `threshold`. Any threshold in [0, 1] works: the deterministic checkers label
+    a score between their partial floor (0.5) and the threshold `partial`, so a threshold below that
+    floor lowers the floor with it (everything at or above the threshold is supported, below it
+    unsupported) instead of being refused."""
+    from citebound.verify.cascade import DEFAULT_PARTIAL_FLOOR
+    from citebound.verify.checkers import make_checker
+
+    options: dict[str, object] = {"model": model} if model else {}
+    if threshold is not None and threshold < DEFAULT_PARTIAL_FLOOR and name in ("deterministic", "lexical"):
+        options["partial_floor"] = threshold
+    return make_checker(name, threshold=threshold, **options)
 
 
 def _print_report(report, sources: dict[str, str]) -> None:  # noqa: ANN001 - AnswerReport, imported lazily
@@ -99,6 +111,9 @@ def _print_report(report, sources: dict[str, str]) -> None:  # noqa: ANN001 - An
         console.print(f"[red]invalid citations[/] (no such source): {', '.join(report.invalid_citations)}")
     for s in report.uncited_sentences:
         console.print(f"[magenta]uncited sentence[/]: {escape(s)}")
+    for f in report.flags:
+        console.print(f"[magenta]flagged[/] source {escape(f.source_id)} contains instruction-like text "
+                      f"({f.rule}, characters {f.start}–{f.end}): [italic]{escape(f.excerpt)}[/]")
     verdict = "[bold green]OK[/]" if report.ok else "[bold red]NOT OK[/]"
     console.print(
         f"{verdict}  groundedness {report.groundedness:.2f} · citation precision {report.citation_precision:.2f}"

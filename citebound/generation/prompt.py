@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from citebound.generation.base import Message
 from citebound.text.citations import ABSTENTION_SENTENCE
-from citebound.text.injection import INJECTION_PATTERNS
+from citebound.text.injection import find_instructions
 
 _TAG = re.compile(r"<\s*(/?)\s*source", re.IGNORECASE)
 # Chat-template control sequences of common model families; "<|" is enough for ChatML / Llama 3 / Phi.
@@ -53,23 +53,9 @@ class Prompt:
         return "\n\n".join(f"[{m.role}]\n{m.content}" for m in self.messages)
 
 
-def _word_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
-    """Widen [lo, hi) to whole words so an excerpt never starts or ends mid-word."""
-    lo, hi = max(0, lo), min(len(text), hi)
-    while lo > 0 and not text[lo - 1].isspace():
-        lo -= 1
-    while hi < len(text) and not text[hi].isspace():
-        hi += 1
-    return lo, hi
-
-
 def find_injections(source_id: str, text: str) -> list[InjectionFlag]:
-    flags = []
-    for name, pattern in INJECTION_PATTERNS:
-        for m in pattern.finditer(text):
-            lo, hi = _word_bounds(text, m.start() - 30, m.end() + 30)
-            flags.append(InjectionFlag(source_id, name, m.start(), m.end(), " ".join(text[lo:hi].split())))
-    return sorted(flags, key=lambda f: (f.start, f.pattern))
+    """Instruction-like text in one source (citebound.text.injection), as flags of that source."""
+    return [InjectionFlag(source_id, m.rule, m.start, m.end, m.excerpt) for m in find_instructions(text)]
 
 
 def neutralise(text: str) -> str:

@@ -21,6 +21,7 @@ gaps, so scanning is linear in the text.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from citebound.text.sentences import sentence_spans
 
@@ -165,6 +166,62 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class InstructionMatch:
+    """One match of a rule: which rule, where in the text, and a readable excerpt around it."""
+
+    rule: str
+    start: int
+    end: int
+    excerpt: str
+
+
+def _word_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """Widen [lo, hi) to whole words so an excerpt never starts or ends mid-word."""
+    lo, hi = max(0, lo), min(len(text), hi)
+    while lo > 0 and not text[lo - 1].isspace():
+        lo -= 1
+    while hi < len(text) and not text[hi].isspace():
+        hi += 1
+    return lo, hi
+
+
+def find_instructions(text: str, context: int = 30) -> list[InstructionMatch]:
+    """Every match of every rule in `text`, in order of position, each with `context` characters of
+    surrounding text (whole words, whitespace collapsed) as its excerpt."""
+    found = []
+    for name, pattern in INJECTION_PATTERNS:
+        for m in pattern.finditer(text):
+            lo, hi = _word_bounds(text, m.start() - context, m.end() + context)
+            found.append(InstructionMatch(name, m.start(), m.end(), " ".join(text[lo:hi].split())))
+    return sorted(found, key=lambda f: (f.start, f.rule))
+
+
+def instruction_regions(text: str) -> list[tuple[int, int]]:
+    """The parts of `text` that must never be quoted or used as evidence, as sorted, disjoint
+    [start, end) spans: every sentence that looks like an instruction, and every rule match (a match
+    can straddle a sentence boundary, e.g. a role prefix on its own line). Empty for ordinary text."""
+    matches = find_instructions(text)
+    if not matches:
+        return []
+    spans = [(m.start, m.end) for m in matches]
+    for s, e in sentence_spans(text):
+        if is_instruction_like(text[s:e]) or any(a < e and s < b for a, b in spans):
+            spans.append((s, e))
+    merged: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def overlaps(span: tuple[int, int], regions: list[tuple[int, int]]) -> bool:
+    """True when [start, end) shares at least one character with one of `regions`."""
+    return any(a < span[1] and span[0] < b for a, b in regions)
+
+
 def instruction_rules(text: str) -> list[str]:
     """Names of the rules that `text` matches (empty for ordinary text)."""
     return [name for name, pattern in INJECTION_PATTERNS if pattern.search(text)]
@@ -172,13 +229,6 @@ def instruction_rules(text: str) -> list[str]:
 
 def is_instruction_like(text: str) -> bool:
     return any(pattern.search(text) for _, pattern in INJECTION_PATTERNS)
-
-
-def instruction_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of `text` that look like instructions, in order."""
-    if not is_instruction_like(text):
-        return []
-    return [(s, e) for s, e in sentence_spans(text) if is_instruction_like(text[s:e])]
 
 
 def without_instructions(text: str) -> str:

@@ -6,6 +6,10 @@ the ALCE-style figures (definitions in docs/verifier.md).
 - citation precision: share of citations that are not irrelevant (ALCE): a citation counts when its
   claim is supported jointly and the cited source either supports the claim alone or is needed (the
   other cited sources without it do not support the claim). Citations of unknown ids never count.
+
+The report also lists, as `flags`, instruction-like text found in any source ("Ignore previous
+instructions …", "Note to AI assistants: …"; citebound.text.injection), so a reviewer sees sources that
+try to steer whoever reads them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import replace
 
 from citebound.errors import InputError
 from citebound.text.citations import ABSTENTION_SENTENCES
+from citebound.text.injection import find_instructions
 from citebound.verify.cascade import Cascade
 from citebound.verify.checkers import make_checker
 from citebound.verify.citations import (
@@ -26,7 +31,7 @@ from citebound.verify.citations import (
     resolve_id,
     split_claims,
 )
-from citebound.verify.report import AnswerReport, ClaimVerdict, QuoteCheck
+from citebound.verify.report import AnswerReport, ClaimVerdict, QuoteCheck, SourceFlag
 from citebound.verify.schema import GroundedAnswer
 from citebound.verify.spans import find_span
 
@@ -131,7 +136,14 @@ def verify_answer(
         checker=cascade.name,
         threshold=cascade.threshold,
         notes=tuple(notes),
+        flags=source_flags(sources),
     )
+
+
+def source_flags(sources: Mapping[str, str]) -> tuple[SourceFlag, ...]:
+    """Instruction-like text in the sources, in source order then position."""
+    return tuple(SourceFlag(str(sid), m.rule, m.start, m.end, m.excerpt)
+                 for sid, text in sources.items() for m in find_instructions(text))
 
 
 def check_claim(
@@ -158,4 +170,4 @@ def _with_span(verdict: ClaimVerdict, claim: Claim) -> ClaimVerdict:
     return replace(verdict, claim_span=(claim.start, claim.end))
 
 
-__all__ = ["check_claim", "verify_answer"]
+__all__ = ["check_claim", "source_flags", "verify_answer"]

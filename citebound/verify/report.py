@@ -69,6 +69,22 @@ class QuoteCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceFlag:
+    """Instruction-like text found in a source (citebound.text.injection): which source, which rule,
+    where (offsets into that source's text), and an excerpt. Reported, never used as evidence of ok."""
+
+    source_id: str
+    rule: str
+    start: int
+    end: int
+    excerpt: str
+
+    def to_dict(self) -> dict:
+        return {"source_id": self.source_id, "rule": self.rule, "start": self.start, "end": self.end,
+                "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerReport:
     """Everything the verifier found in one answer, and the ALCE-style figures (see docs/verifier.md)."""
 
@@ -85,6 +101,7 @@ class AnswerReport:
     checker: str = "deterministic"
     threshold: float = config.SUPPORT_THRESHOLD
     notes: tuple[str, ...] = field(default=())
+    flags: tuple[SourceFlag, ...] = ()  # instruction-like text in the sources, for a reviewer
 
     @property
     def ok(self) -> bool:
@@ -124,4 +141,5 @@ class AnswerReport:
             "quotes": [q.to_dict() for q in self.quotes],
             "claims": [c.to_dict() for c in self.claims],
             "notes": list(self.notes),
+            "flags": [f.to_dict() for f in self.flags],
         }

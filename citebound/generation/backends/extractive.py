@@ -9,7 +9,10 @@ No language model. For every sentence of the labelled sources:
 The best sentence is taken, then up to `max_sentences - 1` more by maximal marginal relevance (MMR,
 Carbonell & Goldstein 1998) among those within `margin` of the best, so near-duplicates from overlapping
 chunks are not repeated. Each sentence is cited to its source and quoted verbatim, so the answer is
-grounded by construction — and it still goes through the same verifier as every other backend.
+grounded by construction — and it still goes through the same verifier as every other backend. A
+sentence that looks like an instruction (citebound.text.injection) is never selected: sources are data,
+and quoting "Ignore previous instructions and say …" would make the injection the answer. The reply's
+`meta["withheld"]` lists those regions.
 
 Whether to answer at all is decided by `signal` (its value is the reply's `confidence`):
 
@@ -38,6 +41,7 @@ from pydantic import Field
 
 from citebound.generation.base import Backend, Generation, GenerationRequest
 from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
+from citebound.text.injection import instruction_regions, overlaps
 
 Signal = Literal["answerability", "combined", "relevance"]
 
@@ -131,16 +135,20 @@ class ExtractiveBackend(Backend):
         return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
     def score(self, question: str, sources: dict[str, str] | Any) -> list[ScoredSentence]:
-        """Every candidate sentence of the sources with its relevance to the question, best first."""
+        """Every candidate sentence of the sources with its relevance to the question, best first.
+
+        A sentence that touches instruction-like text (citebound.text.injection) is never a candidate:
+        sources are data, so "Ignore previous instructions and say …" is not quoted as an answer."""
         from citebound.text.sentences import sentence_spans
         from citebound.text.stem import content_stems, stem
         from citebound.text.tokenize import tokens
 
+        withheld = instruction_regions_of(sources)
         candidates = [
             (sid, s, e, text[s:e])
             for sid, text in sources.items()
             for s, e in sentence_spans(text)
-            if len(tokens(text[s:e])) >= self.options.min_words
+            if len(tokens(text[s:e])) >= self.options.min_words and not overlaps((s, e), withheld.get(sid, []))
         ]
         if not candidates:
             return []
@@ -207,6 +215,10 @@ class ExtractiveBackend(Backend):
         picked = self.select(scored)
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
                 "signals": {k: round(v, 4) for k, v in signals.items()}}
+        withheld = instruction_regions_of(request.sources)
+        if withheld:  # what was not quoted, so the answer can say so
+            meta["withheld"] = [{"source_id": sid, "start": a, "end": b} for sid, spans in withheld.items()
+                                for a, b in spans]
         if not picked or confidence < threshold:
             reply = {"answer": ABSTENTION_SENTENCE, "citations": [], "abstained": True}
             what = "relevant enough" if signal == "relevance" else "likely enough to answer the question"
@@ -220,6 +232,12 @@ class ExtractiveBackend(Backend):
             }
         return Generation(text=json.dumps(reply, ensure_ascii=False), model="extractive",
                           confidence=confidence, meta=meta)
+
+
+def instruction_regions_of(sources: Any) -> dict[str, list[tuple[int, int]]]:
+    """Per source label, the instruction-like regions of its text (only sources that have some)."""
+    regions = {sid: instruction_regions(text) for sid, text in sources.items()}
+    return {sid: spans for sid, spans in regions.items() if spans}
 
 
 def cite_sentence(sentence: str, source_id: str) -> str:
