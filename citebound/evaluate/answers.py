@@ -247,6 +247,10 @@ def _claim_dict(v: Any, contexts: Mapping[str, str]) -> dict[str, Any]:
     d = v.to_dict()
     d.pop("checks", None)
     d["supporting_contexts"] = list(v.supporting_ids)
+    if v.label != "supported":  # where the claim came closest: what a reader compares it with
+        near = [c for c in v.checks if c.span and c.source_id in contexts]
+        best = max(near, key=lambda c: c.score, default=None)
+        d["closest"] = {"source_id": best.source_id, "span": list(best.span)} if best else None
     return d
 
 
@@ -459,7 +463,7 @@ def worst_first(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 _EXTRA_STYLE = """<style>
 .row{border-top:2px solid #ddd;margin-top:1.5rem;padding-top:.5rem}.answer{background:#fafafa;padding:.5rem}
 mark.supported{background:#c8efc8}mark.partial{background:#fde9a9}mark.unsupported,mark.uncited{background:#f8c4c4}
-mark.evidence{background:#c8efc8}.ctx{font-size:.9rem;border-left:3px solid #ccc;padding-left:.5rem;margin:.3rem 0}
+mark.evidence{background:#c8efc8}mark.closest{background:none;outline:2px solid #e07070}.ctx{font-size:.9rem;border-left:3px solid #ccc;padding-left:.5rem;margin:.3rem 0}
 .reason{color:#555;font-size:.85rem}ul.claims li{margin:.2rem 0}
 </style>"""
 
@@ -493,7 +497,12 @@ def _row_html(row: Mapping[str, Any]) -> str:
     for c in row["claims"]:
         if c["label"] == "supported" and c.get("source_id") in row["contexts"] and c.get("span"):
             evidence.setdefault(c["source_id"], []).append((c["span"][0], c["span"][1], "evidence", c["claim"]))
-    parts.append("<details open><summary>Contexts (supporting spans in green)</summary>")
+        elif c.get("closest"):
+            near = c["closest"]
+            evidence.setdefault(near["source_id"], []).append(
+                (near["span"][0], near["span"][1], "closest", f"closest to the {c['label']} claim: {c['claim']}"))
+    parts.append("<details open><summary>Contexts (green: supporting span; red outline: where an unsupported "
+                 "claim came closest)</summary>")
     for cid, text in row["contexts"].items():
         parts.append(f"<div class='ctx'><b>{html.escape(cid)}</b> {_highlight(text, evidence.get(cid, []))}</div>")
     parts.append("</details></div>")

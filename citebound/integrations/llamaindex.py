@@ -20,6 +20,7 @@ against every source node. No LLM is called: the checks are citebound's (determi
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Optional
@@ -134,7 +135,10 @@ class VerifiedQueryEngine(BaseQueryEngine):
         return self._filter(self._as_response(self._engine.query(query_bundle)))
 
     async def _aquery(self, query_bundle: QueryBundle) -> Response:
-        return self._filter(self._as_response(await self._engine.aquery(query_bundle)))
+        result = await self._engine.aquery(query_bundle)
+        if not isinstance(result, Response) and inspect.iscoroutinefunction(getattr(result, "get_response", None)):
+            result = await result.get_response()  # an async streaming response, once complete
+        return self._filter(self._as_response(result))
 
     @staticmethod
     def _as_response(result: Any) -> Response:

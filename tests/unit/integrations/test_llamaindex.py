@@ -84,3 +84,11 @@ def test_verified_query_engine_filters_every_answer():
     response = engine.query("How much is express delivery?")
     assert response.response == "Express delivery costs 12 euros."
     assert response.metadata["citebound"]["removed"][0]["claim"] == "It arrives within an hour."
+
+
+def test_verified_query_engine_async():
+    import asyncio
+
+    engine = VerifiedQueryEngine(_FixedEngine(answer="Express delivery costs 12 euros. It arrives within an hour."))
+    response = asyncio.run(engine.aquery("How much is express delivery?"))
+    assert response.response == "Express delivery costs 12 euros."
