@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,7 +184,15 @@ def test_fail_below_checks_the_last_period(drifting):
     checks = check_limits(report, parse_limits("groundedness=0.95,citation_precision=0.9"))
     assert [c.failed for c in checks] == [True, True]
     assert checks[0].message == f"groundedness 0.2500 < 0.95 in period {report.periods[-1].period}"
-    # by week the whole history may fall in one or two weeks; by 4 requests, the last 4 are inventions
+    # by week (ISO weeks, UTC): each week's figure is the mean of its days' (every day has 2 requests)
+    daily = build_report(load_records(drifting)[0], by="day")
+    weekly = build_report(load_records(drifting)[0], by="week")
+    assert sum(p.requests for p in weekly.periods) == 12 and len(weekly.periods) in (1, 2)
+    for week in weekly.periods:
+        days = [d for d in daily.periods if week.start <= d.start < week.end]
+        assert re.fullmatch(r"\d{4}-W\d\d", week.period) and sum(d.requests for d in days) == week.requests
+        assert week.groundedness == pytest.approx(sum(d.groundedness for d in days) / len(days), abs=1e-4)
+    # by 4 requests: the last 4 are inventions
     by_requests = build_report(load_records(drifting)[0], by="requests:4")
     assert [p.period for p in by_requests.periods] == ["#1–4", "#5–8", "#9–12"]
     assert [p.groundedness for p in by_requests.periods] == [1.0, 0.625, 0.25]
