@@ -19,6 +19,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 from citebound.kb import KnowledgeBase  # noqa: E402
 
 HANDBOOK = resources.files("citebound") / "samples" / "handbook"
+pytestmark = pytest.mark.slow  # each test starts a server process (the SDK's import alone takes seconds)
 
 
 @pytest.fixture(scope="module")
