@@ -13,13 +13,11 @@ default, from each of BM25 and dense before fusion) is collapsed to documents by
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from citebound.datasets import load_beir
 from citebound.errors import InputError
 from citebound.kb.cache import cached_kb
 from citebound.metrics import DEFAULT_GAIN, evaluate, mean_metrics
@@ -28,46 +26,6 @@ DEFAULT_METRICS = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map")
 # Chunks each ranking returns per query in an evaluation (trec_eval-style depth, deeper than what `ask`
 # fuses: citebound.retrieval.hybrid.CANDIDATE_DEPTH), so recall@100 and MAP see a long ranking.
 EVALUATION_DEPTH = 1000
-
-
-@dataclass(frozen=True)
-class BeirData:
-    name: str
-    folder: Path
-    corpus: Path
-    queries: dict[str, str]
-    qrels: dict[str, dict[str, int]]
-    split: str
-
-
-def load_beir(folder: str | os.PathLike[str], split: str = "test") -> BeirData:
-    """Read queries and qrels of one split (only queries that have qrels are kept)."""
-    root = Path(folder)
-    corpus = root / "corpus.jsonl"
-    qrels_path = root / "qrels" / f"{split}.tsv"
-    for needed in (corpus, root / "queries.jsonl"):
-        if not needed.is_file():
-            raise InputError(f"{root} is not a BEIR folder: {needed.name} is missing")
-    if not qrels_path.is_file():
-        have = sorted(p.stem for p in (root / "qrels").glob("*.tsv")) if (root / "qrels").is_dir() else []
-        raise InputError(f"{root}: no qrels for split {split!r} (have: {', '.join(have) or 'none'})")
-    qrels: dict[str, dict[str, int]] = {}
-    with qrels_path.open(encoding="utf-8") as fh:
-        rows = csv.reader(fh, delimiter="\t")
-        for i, row in enumerate(rows):
-            if i == 0 and row and not row[-1].strip().lstrip("-").isdigit():
-                continue  # header
-            if len(row) < 3:
-                continue
-            qrels.setdefault(row[0], {})[row[1]] = int(row[2])
-    queries: dict[str, str] = {}
-    with (root / "queries.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                q = json.loads(line)
-                if str(q["_id"]) in qrels:
-                    queries[str(q["_id"])] = q["text"]
-    return BeirData(root.resolve().name, root, corpus, queries, qrels, split)
 
 
 def collapse_to_documents(chunk_doc_ids: list[str], limit: int | None = None) -> list[str]:

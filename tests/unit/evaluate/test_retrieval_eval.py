@@ -5,9 +5,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from citebound.datasets import load_beir
 from citebound.errors import InputError
-from citebound.metrics import ndcg_at_k
-from citebound.evaluate.retrieval_eval import evaluate_retrieval, load_beir
+from citebound.evaluate.retrieval_eval import evaluate_retrieval
 
 
 def test_bm25_eval_on_a_tiny_beir_folder(beir_dir):
