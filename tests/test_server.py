@@ -98,7 +98,7 @@ def test_verify_returns_verdicts_spans_figures_and_flags_instruction_like_source
     first = data["claims"][0]
     assert first["source_id"] == "1" and body["sources"]["1"][slice(*first["span"])] == "Refunds take five business days."
     assert data["groundedness"] == 0.5 and data["citation_precision"] == 0.5 and not data["ok"]
-    assert {f["source_id"] for f in data["flags"]} == {"1"} and "override" in {f["pattern"] for f in data["flags"]}
+    assert {f["source_id"] for f in data["flags"]} == {"1"} and "override" in {f["rule"] for f in data["flags"]}
     assert all("Ignore previous instructions" in f["excerpt"] or "say yes" in f["excerpt"] for f in data["flags"])
     # the list form of sources gives the same verdicts
     listed = client.post("/v1/verify", json={**body, "sources": [{"id": k, "text": v} for k, v in body["sources"].items()]})

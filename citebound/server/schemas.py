@@ -135,6 +135,14 @@ class VerdictOut(_Open):
     span: list[int] | None
 
 
+class SourceFlagOut(_Open):
+    source_id: str
+    rule: str
+    start: int
+    end: int
+    excerpt: str
+
+
 class VerifyOut(_Open):
     ok: bool
     abstained: bool
@@ -143,7 +151,7 @@ class VerifyOut(_Open):
     citation_precision: float
     citation_recall: float
     claims: list[VerdictOut]
-    flags: list[FlagOut]
+    flags: list[SourceFlagOut]
 
 
 # -- documents -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import time
 from typing import Any, AsyncIterator, Sequence
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from citebound import config
 from citebound.errors import BackendError, CiteboundError
@@ -124,4 +124,4 @@ async def ask_endpoint(body: AskBody, request: Request, _principal=Depends(requi
     if wants_stream(request):
         return StreamingResponse(stream_ask(service, body), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    return await service.run(run_ask, service, body.question, body.k, body.checker)
+    return JSONResponse(await service.run(run_ask, service, body.question, body.k, body.checker))

@@ -1,5 +1,6 @@
 """POST /v1/verify: `citebound.verify.verify_answer` over HTTP — answer + sources in, per-claim verdicts,
-spans, groundedness and citation precision/recall out, plus flags for instruction-like source text."""
+spans, groundedness and citation precision/recall out, and the verifier's flags for instruction-like
+source text (citebound.text.injection)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
 
 from citebound.errors import CiteboundError
 from citebound.server.auth import require
@@ -19,9 +21,6 @@ router = APIRouter(tags=["verify"])
 
 
 def run_verify(service: Any, body: VerifyBody) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    from citebound.generation.prompt import find_injections
     from citebound.verify import verify_answer
     from citebound.verify.checker_cache import get_checker
 
@@ -39,8 +38,7 @@ def run_verify(service: Any, body: VerifyBody) -> dict[str, Any]:
     except INPUT_FAILURES as exc:
         log.warning("verify failed on its input: %s", type(exc).__name__)
         raise ApiError(400, "invalid_request", "the answer or sources could not be processed") from None
-    out = report.to_dict()
-    out["flags"] = [asdict(f) for sid, text in sources.items() for f in find_injections(sid, text)]
+    out = report.to_dict()  # with `flags`: instruction-like source text, found by the verifier itself
     service.metrics.observe_verdicts("/v1/verify", [c.label for c in report.claims])
     return out
 
@@ -52,5 +50,7 @@ async def verify_endpoint(body: VerifyBody, request: Request, _principal=Depends
     size = len(body.answer) + sum(len(t) for t in (body.sources.values() if isinstance(body.sources, dict)
                                                     else (s.text for s in body.sources)))
     if body.checker == "deterministic" and size < 20_000:  # a few ms of pure Python: no worker hop
-        return run_verify(service, body)
-    return await service.run(run_verify, service, body)
+        return JSONResponse(run_verify(service, body))
+    # JSONResponse: the body is built to VerifyOut already (schemathesis checks it against the schema);
+    # FastAPI would otherwise validate it a second time on every request
+    return JSONResponse(await service.run(run_verify, service, body))
