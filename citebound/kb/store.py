@@ -84,7 +84,7 @@ class IngestReport:
 # full) is not among them: it is the database's problem, not the document's.
 BAD_DOCUMENT_ERRORS: tuple[type[BaseException], ...] = (
     ValueError, TypeError, RecursionError, InputError, sqlite3.IntegrityError, sqlite3.InterfaceError,
-    sqlite3.DataError, OverflowError,
+    sqlite3.DataError, sqlite3.ProgrammingError, OverflowError,
 )
 
 
