@@ -121,11 +121,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show one logged request in full, or list the latest ones."""
         from citebound.audit import AuditLog
-        from citebound.errors import InputError
+        from citebound.audit.log import AUDIT_FILENAME
+        from citebound.errors import InputError, KnowledgeBaseError
 
-        path = AuditLog.beside(kb_path(kb)).path
-        if not path.exists():
-            raise InputError(f"no audit log at {path}")
+        folder = kb_path(kb)
+        if not folder.is_dir():  # checked before opening anything: a typo must not create a KB or a log
+            raise KnowledgeBaseError(f"no knowledge base at {folder}")
+        path = folder / AUDIT_FILENAME
+        if not path.is_file():
+            raise InputError(f"no audit log at {path} (nothing has been asked of this knowledge base yet)")
         with AuditLog(path) as log:
             if check:
                 problems = log.verify()
