@@ -32,7 +32,7 @@ def kb_path(tmp_path_factory):
 
 
 def _params(*args: str) -> StdioServerParameters:
-    env = {k: v for k, v in os.environ.items() if k.startswith(("CITEBOUND_", "OMP_", "HOME", "PATH"))}
+    env = {k: v for k, v in os.environ.items() if k.startswith(("CITEBOUND_", "OMP_", "HOME", "PATH", "PYTHON"))}
     return StdioServerParameters(command=sys.executable, args=["-m", "citebound", "mcp", *args], env=env)
 
 
