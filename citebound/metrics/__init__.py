@@ -8,7 +8,7 @@ Ranking (trec_eval / ranx conventions; cross-checked against both in the tests):
     stated: "linear" or "exponential"); by name: parse_metric("ndcg@10"), evaluate(run, qrels, names),
     mean_metrics
 Binary decisions and selective answering:
-    balanced_accuracy, class_recalls, roc_auc, precision_recall_f1, abstention_scores, risk_coverage, aurc
+    balanced_accuracy, class_recalls, cohen_kappa, roc_auc, precision_recall_f1, abstention_scores, risk_coverage, aurc
 Thresholds:
     pick_threshold (the one balanced-accuracy picker; grid, tie-break and blocked rows are parameters),
     threshold_for_recall, candidates
@@ -20,6 +20,7 @@ from citebound.metrics.abstention import abstention_scores
 from citebound.metrics.aurc import aurc
 from citebound.metrics.average_precision import average_precision
 from citebound.metrics.balanced_accuracy import balanced_accuracy, class_recalls
+from citebound.metrics.cohen_kappa import cohen_kappa
 from citebound.metrics.evaluate import evaluate, mean_metrics, parse_metric
 from citebound.metrics.f1 import precision_recall_f1
 from citebound.metrics.ndcg import DEFAULT_GAIN, GAINS, dcg, ndcg_at_k
@@ -44,6 +45,7 @@ __all__ = [
     "mean_metrics",
     "balanced_accuracy",
     "class_recalls",
+    "cohen_kappa",
     "roc_auc",
     "precision_recall_f1",
     "abstention_scores",

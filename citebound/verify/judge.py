@@ -193,6 +193,7 @@ class LlmJudge:
 def agreement_metrics(gold: Iterable[str], predicted: Iterable[str]) -> dict:
     """Accuracy, balanced accuracy, Cohen's kappa, TPR, TNR and the confusion matrix for binary labels
     (positive = supported; anything else predicted counts as unsupported)."""
+    from citebound.metrics import balanced_accuracy, cohen_kappa  # numpy: only when measuring a judge
     pairs = [(g == "supported", p == "supported") for g, p in zip(gold, predicted)]
     n = len(pairs)
     tp = sum(g and p for g, p in pairs)
@@ -202,11 +203,10 @@ def agreement_metrics(gold: Iterable[str], predicted: Iterable[str]) -> dict:
     tpr = tp / (tp + fn) if tp + fn else 0.0
     tnr = tn / (tn + fp) if tn + fp else 0.0
     accuracy = (tp + tn) / n if n else 0.0
-    # kappa: observed agreement vs the agreement expected from the two marginals
-    expected = ((tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)) / (n * n) if n else 0.0
-    kappa = (accuracy - expected) / (1 - expected) if n and expected < 1 else 0.0
+    gold_positive, predicted_positive = [g for g, _ in pairs], [p for _, p in pairs]
     return {
-        "n": n, "accuracy": accuracy, "balanced_accuracy": (tpr + tnr) / 2, "cohen_kappa": kappa,
+        "n": n, "accuracy": accuracy, "balanced_accuracy": balanced_accuracy(gold_positive, predicted_positive),
+        "cohen_kappa": cohen_kappa(gold_positive, predicted_positive),
         "tpr": tpr, "tnr": tnr,
         "confusion": {"gold_supported": {"supported": tp, "unsupported": fn},
                       "gold_unsupported": {"supported": fp, "unsupported": tn}},

@@ -26,3 +26,14 @@ def test_a_missing_class_is_left_out_of_the_mean():
     assert balanced_accuracy([], []) == 0.0
     with pytest.raises(ValueError):
         balanced_accuracy([True], [True, False])
+
+
+def test_cohen_kappa_hand_worked():
+    from citebound.metrics import cohen_kappa
+
+    # 10 rows: TP 3, FN 1, FP 1, TN 5 -> p_o = 0.8; p_e = (4*4 + 6*6) / 100 = 0.52; kappa = 0.28 / 0.48
+    gold = [True] * 4 + [False] * 6
+    predicted = [True, True, True, False, True, False, False, False, False, False]
+    assert cohen_kappa(gold, predicted) == pytest.approx(0.28 / 0.48)
+    assert cohen_kappa(gold, gold) == 1.0
+    assert cohen_kappa([True, True], [True, True]) == 0.0  # p_e = 1: no agreement beyond chance to measure
