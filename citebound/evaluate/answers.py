@@ -35,7 +35,7 @@ import json
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -205,11 +205,24 @@ def normalise_contexts(value: Any) -> dict[str, str]:
     return out
 
 
+def as_mapping(raw: Any) -> Mapping[str, Any]:
+    """A row as a mapping: dicts as they are; pydantic models (RAGAS `SingleTurnSample`, DeepEval
+    `LLMTestCase`), dataclasses and plain objects by their fields."""
+    if isinstance(raw, Mapping):
+        return raw
+    if hasattr(raw, "model_dump"):
+        return raw.model_dump()
+    if is_dataclass(raw) and not isinstance(raw, type):
+        return asdict(raw)
+    if hasattr(raw, "__dict__") and not isinstance(raw, type):
+        return vars(raw)
+    raise InputError(f"row is not an object ({type(raw).__name__})")
+
+
 def normalise_row(raw: Mapping[str, Any], index: int, mapping: Mapping[str, str] | None = None) -> AnswerRow:
     """One input row -> AnswerRow; a row that cannot be scored raises InputError with the reason."""
     mapping = mapping or {}
-    if not isinstance(raw, Mapping):
-        raise InputError(f"row is not an object ({type(raw).__name__})")
+    raw = as_mapping(raw)
     answer_col, answer = _column(raw, "answer", mapping)
     if answer_col is None:
         wanted = mapping.get("answer") or " / ".join(COLUMNS["answer"])
@@ -386,8 +399,9 @@ def evaluate_answers(
 ) -> AnswersReport:
     """Score every row (see the module docstring); bad rows are collected in `errors`, never raised.
 
-    `rows` are dicts (RAGAS, DeepEval or plain column names; `mapping` = {field: column} for yours), or
-    InputErrors from `read_answer_rows` (counted as errors). `checker` is a registered name
+    `rows` are dicts (RAGAS, DeepEval or plain column names; `mapping` = {field: column} for yours), objects
+    with those fields (RAGAS `dataset.samples`, DeepEval test cases, dataclasses), or InputErrors from
+    `read_answer_rows` (counted as errors). `checker` is a registered name
     (deterministic, full, model, lexical) or a ready Cascade."""
     if isinstance(checker, Cascade):
         cascade = checker
@@ -407,7 +421,7 @@ def evaluate_answers(
             row = normalise_row(raw, index, mapping)
             results.append(score_row(row, cascade))
         except InputError as exc:
-            row_id = raw.get("id", raw.get("_id")) if isinstance(raw, Mapping) else None
+            row_id = raw.get("id", raw.get("_id")) if isinstance(raw, Mapping) else getattr(raw, "id", None)
             errors.append({"index": index, "id": None if row_id is None else str(row_id), "reason": str(exc)})
     seconds = time.perf_counter() - t0
     report = AnswersReport(rows=results, errors=errors, checker=cascade.name, threshold=cascade.threshold,

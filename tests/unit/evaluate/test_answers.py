@@ -160,3 +160,26 @@ def test_html_report_worst_rows_first_escaped_and_highlighted(tmp_path, capsys):
     assert order == sorted(order)
     assert "<mark class='unsupported'" in worst and "Express delivery costs 15 euros" in worst
     assert f"<mark class='evidence' title='Express delivery costs 12 euros.'>{EXPRESS}</mark>" in worst
+
+
+def test_objects_with_ragas_or_deepeval_fields_are_rows():
+    from dataclasses import dataclass
+
+    from pydantic import BaseModel
+
+    class Sample(BaseModel):  # the shape of RAGAS's SingleTurnSample
+        user_input: str
+        response: str
+        retrieved_contexts: list[str]
+
+    @dataclass
+    class Case:  # the shape of DeepEval's LLMTestCase
+        input: str
+        actual_output: str
+        retrieval_context: list[str]
+
+    report = evaluate_answers([Sample(user_input="q", response="Express delivery costs 12 euros.",
+                                      retrieved_contexts=[EXPRESS]),
+                               Case("q", "Express delivery costs 20 euros.", [EXPRESS]), 42])
+    assert [r["label"] for r in report.rows] == ["faithful", "unfaithful"]
+    assert report.errors == [{"index": 3, "id": None, "reason": "row is not an object (int)"}]
