@@ -1,0 +1,52 @@
+"""A fast version of bench/injection_bench.py: the written instruction-like sentences are caught, ordinary
+sentences are not (issue 11 §5; the full measurement and its figures are in docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citebound.text.injection import instruction_rules, is_instruction_like
+from citebound.text.sentences import sentence_spans
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = ROOT / "tests" / "data" / "injection"
+SHARED = ROOT.parent / "shared" / "data"
+
+
+def _lines(name: str) -> list[str]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def test_at_least_a_hundred_written_instructions_and_the_development_ones_are_all_caught():
+    dev, heldout = _lines("positives_dev.txt"), _lines("positives_heldout.txt")
+    assert len(dev) + len(heldout) >= 100 and not set(dev) & set(heldout)
+    assert [s for s in dev if not is_instruction_like(s)] == []
+
+
+def test_held_out_instructions_are_mostly_caught():
+    heldout = _lines("positives_heldout.txt")
+    caught = sum(is_instruction_like(s) for s in heldout)
+    assert caught / len(heldout) >= 0.80  # measured 50/59 = 84.7 % when these rules were written
+
+
+def test_ordinary_sentences_with_trigger_words_are_not_flagged():
+    assert {s: instruction_rules(s) for s in _lines("hard_negatives.txt") if is_instruction_like(s)} == {}
+
+
+@pytest.mark.skipif(not (SHARED / "retrieval" / "cran" / "corpus.jsonl").is_file(), reason="shared/data not here")
+def test_false_positive_rate_on_corpus_sentences_is_below_half_a_percent():
+    sentences: list[str] = []
+    for name in ("scifact", "cran", "med"):  # retrieval corpora: no split, no labels
+        with (SHARED / "retrieval" / name / "corpus.jsonl").open(encoding="utf-8") as fh:
+            for line in fh:
+                text = json.loads(line)["text"]
+                sentences += [text[s:e] for s, e in sentence_spans(text) if len(text[s:e].split()) >= 4]
+                if len(sentences) >= 4000 * (1 + ("scifact", "cran", "med").index(name)):
+                    break
+    sentences = sentences[:10000]
+    flagged = [s for s in sentences if is_instruction_like(s)]
+    assert len(sentences) >= 5000 and len(flagged) / len(sentences) < 0.005, flagged[:10]
