@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from citebound.evaluate.answers import bootstrap_ci, evaluate_answers  # noqa: E402
-from citebound.text.sentences import sentence_spans  # noqa: E402
-from citebound.verify import make_checker  # noqa: E402
+from citebound.evaluate.answers import bootstrap_ci, evaluate_answers
+from citebound.text.sentences import sentence_spans
+from citebound.verify import make_checker
 
 DATA = Path("/work/shared/data/qa/rgb_fact/test.jsonl")
 CONDITIONS = ("correct_copied", "correct_other", "counterfactual", "short_correct", "short_counterfactual")

@@ -156,7 +156,7 @@ def build_server(kb: str | Path | None = None, *, backend: str = "extractive",
         groundedness, citation precision and recall. checker: deterministic (fast, default) or full (model)."""
         return _call(verify_tool, answer, sources, checker)
 
-    server._citebound_knowledge = knowledge  # noqa: SLF001 - closed by serve()
+    server._citebound_knowledge = knowledge
     return server
 
 
@@ -169,7 +169,7 @@ def serve(kb: str | Path | None = None, **kwargs: Any) -> None:
     try:
         server.run("stdio")
     finally:
-        server._citebound_knowledge.close()  # noqa: SLF001
+        server._citebound_knowledge.close()
 
 
 __all__ = ["INSTRUCTIONS", "ask_tool", "build_server", "search_tool", "serve", "verify_tool"]

@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("mcp")
 anyio = pytest.importorskip("anyio")
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
-from citebound.kb import KnowledgeBase  # noqa: E402
+from citebound.kb import KnowledgeBase
 
 HANDBOOK = resources.files("citebound") / "samples" / "handbook"
 pytestmark = pytest.mark.slow  # each test starts a server process (the SDK's import alone takes seconds)

@@ -34,7 +34,12 @@ def eval_answers(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Score logged RAG answers against their contexts: per-claim verdicts, faithfulness, citation figures."""
-    from citebound.evaluate.answers import evaluate_answers_file, format_text, parse_mapping, write_html
+    from citebound.evaluate.answers import (
+        evaluate_answers_file,
+        format_text,
+        parse_mapping,
+        write_html,
+    )
 
     report = evaluate_answers_file(file, checker=checker, threshold=threshold, model=model,
                                    mapping=parse_mapping(mapping), progress=progress)

@@ -562,7 +562,19 @@ def write_html(report: AnswersReport, path: str | Path, *, max_rows: int = 100, 
 
 
 __all__ = [
-    "AnswerRow", "AnswersReport", "COLUMNS", "aggregate", "bootstrap_ci", "evaluate_answers", "evaluate_answers_file",
-    "format_text", "normalise_contexts", "normalise_row", "parse_mapping", "read_answer_rows", "score_row",
-    "worst_first", "write_html",
+    "COLUMNS",
+    "AnswerRow",
+    "AnswersReport",
+    "aggregate",
+    "bootstrap_ci",
+    "evaluate_answers",
+    "evaluate_answers_file",
+    "format_text",
+    "normalise_contexts",
+    "normalise_row",
+    "parse_mapping",
+    "read_answer_rows",
+    "score_row",
+    "worst_first",
+    "write_html",
 ]  # fmt: skip

@@ -49,10 +49,10 @@ class CiteboundVerifier(Runnable[dict, dict]):
         self.drop_unsupported = drop_unsupported
         self.keys = (question_key, answer_key, documents_key)
 
-    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> dict:  # noqa: A002
+    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> dict:
         return self._call_with_config(self._verify, input, config, run_type="parser")
 
-    def _verify(self, input: dict) -> dict:  # noqa: A002
+    def _verify(self, input: dict) -> dict:
         q_key, a_key, d_key = self.keys
         if not isinstance(input, Mapping):
             raise InputError(f"CiteboundVerifier takes a mapping with {a_key!r} and {d_key!r}, got {type(input).__name__}")

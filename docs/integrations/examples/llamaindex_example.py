@@ -7,7 +7,11 @@ from llama_index.core.base.response.schema import Response
 from llama_index.core.query_engine import CustomQueryEngine
 from llama_index.core.schema import NodeWithScore, TextNode
 
-from citebound.integrations.llamaindex import CiteboundEvaluator, CiteboundResponseFilter, VerifiedQueryEngine
+from citebound.integrations.llamaindex import (
+    CiteboundEvaluator,
+    CiteboundResponseFilter,
+    VerifiedQueryEngine,
+)
 
 nodes = [
     NodeWithScore(node=TextNode(text="Refunds are processed within five business days after the item arrives."),

@@ -12,7 +12,13 @@ import pytest
 import citebound
 from citebound.cli import main
 from citebound.errors import InputError
-from citebound.evaluate.answers import bootstrap_ci, evaluate_answers, parse_mapping, supported_text, verify_row
+from citebound.evaluate.answers import (
+    bootstrap_ci,
+    evaluate_answers,
+    parse_mapping,
+    supported_text,
+    verify_row,
+)
 from citebound.text.citations import ABSTENTION_SENTENCE
 
 REFUND = "Refunds are paid within five business days of the return."

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("langchain_core")
-from langchain_core.documents import Document  # noqa: E402
-from langchain_core.messages import AIMessage  # noqa: E402
-from langchain_core.runnables import Runnable, RunnableLambda  # noqa: E402
+from langchain_core.documents import Document
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable, RunnableLambda
 
-from citebound.errors import InputError  # noqa: E402
-from citebound.integrations.langchain import CiteboundVerifier  # noqa: E402
+from citebound.errors import InputError
+from citebound.integrations.langchain import CiteboundVerifier
 
 DOCS = [Document(page_content="Refunds are paid within five business days of the return.", metadata={"id": "r"}),
         Document(page_content="Express delivery arrives the next business day and costs 12 euros.")]

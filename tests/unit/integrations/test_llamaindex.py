@@ -6,17 +6,17 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("llama_index.core")
-from llama_index.core.base.response.schema import Response  # noqa: E402
-from llama_index.core.evaluation import BaseEvaluator  # noqa: E402
-from llama_index.core.query_engine import CustomQueryEngine  # noqa: E402
-from llama_index.core.schema import NodeWithScore, TextNode  # noqa: E402
+from llama_index.core.base.response.schema import Response
+from llama_index.core.evaluation import BaseEvaluator
+from llama_index.core.query_engine import CustomQueryEngine
+from llama_index.core.schema import NodeWithScore, TextNode
 
-from citebound.integrations.llamaindex import (  # noqa: E402
+from citebound.integrations.llamaindex import (
     CiteboundEvaluator,
     CiteboundResponseFilter,
     VerifiedQueryEngine,
 )
-from citebound.text.citations import ABSTENTION_SENTENCE  # noqa: E402
+from citebound.text.citations import ABSTENTION_SENTENCE
 
 NODES = [
     NodeWithScore(node=TextNode(text="Refunds are paid within five business days of the return."), score=0.9),
