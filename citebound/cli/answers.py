@@ -31,6 +31,9 @@ def eval_answers(
     html: Annotated[Optional[Path], typer.Option("--html", help="Also write an HTML report here (worst rows first).")]
     = None,
     mapping: Annotated[Optional[str], typer.Option("--map", help=MAP_HELP)] = None,
+    abstention: Annotated[Optional[list[str]], typer.Option(
+        "--abstention", help="A sentence your system answers with when it abstains (repeatable; citebound's own "
+        "and \"I don't know.\" are known).")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar on stderr.")] = True,
 ) -> None:
     """Score logged RAG answers against their contexts: per-claim verdicts, faithfulness, citation figures."""
@@ -42,7 +45,8 @@ def eval_answers(
     )
 
     report = evaluate_answers_file(file, checker=checker, threshold=threshold, model=model,
-                                   mapping=parse_mapping(mapping), progress=progress)
+                                   mapping=parse_mapping(mapping), progress=progress,
+                                   abstentions=abstention or ())
     if html is not None:
         from citebound.cli import err_console
 

@@ -43,6 +43,7 @@ import numpy as np
 
 from citebound.errors import InputError
 from citebound.verify import Cascade, make_checker, verify_answer
+from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.verify.citations import parse_markers, split_claims
 from citebound.verify.schema import GroundedAnswer, parse_grounded_answer
 
@@ -58,6 +59,9 @@ FIELDS = tuple(COLUMNS)
 ROW_LABELS = ("faithful", "partially_faithful", "unfaithful", "abstained", "empty", "no_claims")
 N_BOOTSTRAP = 1000
 SEED = 0
+# Whole sentences read as an abstention (compared ignoring case and spacing): citebound's own, and the
+# plainest ones other systems log. More with `abstentions=` / `--abstention`.
+DEFAULT_ABSTENTIONS: tuple[str, ...] = (*ABSTENTION_SENTENCES, "I don't know.", "I do not know.")
 
 
 @dataclass(frozen=True)
@@ -273,7 +277,7 @@ def _row_label(n_claims: int, n_supported: int) -> str:
     return "unfaithful" if n_supported == 0 else "partially_faithful"
 
 
-def score_row(row: AnswerRow, cascade: Cascade) -> dict[str, Any]:
+def score_row(row: AnswerRow, cascade: Cascade, abstentions: Sequence[str] = DEFAULT_ABSTENTIONS) -> dict[str, Any]:
     """The verdicts and figures of one row (see the module docstring)."""
     base: dict[str, Any] = {"index": row.index, "id": row.id, "question": row.question,
                             "answer": row.answer.answer if isinstance(row.answer, GroundedAnswer) else row.answer,
@@ -284,7 +288,7 @@ def score_row(row: AnswerRow, cascade: Cascade) -> dict[str, Any]:
                 "mode": None, "abstained": False}
     structured = isinstance(row.answer, GroundedAnswer)
     if structured or parse_markers(text):
-        report = verify_answer(row.answer, row.contexts, checker=cascade)
+        report = verify_answer(row.answer, row.contexts, checker=cascade, abstentions=abstentions)
         claims = [_claim_dict(v, row.contexts) for v in report.claims]
         extra = {"mode": "cited", "citation_precision": round(report.citation_precision, 4),
                  "citation_recall": round(report.citation_recall, 4), "n_citations": report.n_citations,
@@ -292,7 +296,7 @@ def score_row(row: AnswerRow, cascade: Cascade) -> dict[str, Any]:
                  "invalid_citations": list(report.invalid_citations)}
         abstained = report.abstained
     else:
-        found, abstained = split_claims(text)
+        found, abstained = split_claims(text, abstentions)
         ids = tuple(row.contexts)
         claims = []
         for c in found:
@@ -313,13 +317,14 @@ def score_row(row: AnswerRow, cascade: Cascade) -> dict[str, Any]:
 
 
 def verify_row(answer: str | GroundedAnswer, contexts: Any, *, checker: str | Cascade = "deterministic",
-               question: str = "", threshold: float | None = None) -> dict[str, Any]:  # fmt: skip
+               question: str = "", threshold: float | None = None,
+               abstentions: Sequence[str] = DEFAULT_ABSTENTIONS) -> dict[str, Any]:  # fmt: skip
     """`score_row` for one answer and its contexts (a list of strings or an id -> text mapping): what the
     framework adapters and `citebound.testing` call."""
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
     if answer is None:
         answer = ""
-    row = score_row(AnswerRow(0, "0", question, answer, normalise_contexts(contexts)), cascade)
+    row = score_row(AnswerRow(0, "0", question, answer, normalise_contexts(contexts)), cascade, abstentions)
     row["checker"] = cascade.name
     return row
 
@@ -394,6 +399,7 @@ def evaluate_answers(
     mapping: Mapping[str, str] | None = None,
     progress: bool = False,
     total: int | None = None,
+    abstentions: Iterable[str] = (),
     n_boot: int = N_BOOTSTRAP,
     seed: int = SEED,
 ) -> AnswersReport:
@@ -402,13 +408,15 @@ def evaluate_answers(
     `rows` are dicts (RAGAS, DeepEval or plain column names; `mapping` = {field: column} for yours), objects
     with those fields (RAGAS `dataset.samples`, DeepEval test cases, dataclasses), or InputErrors from
     `read_answer_rows` (counted as errors). `checker` is a registered name
-    (deterministic, full, model, lexical) or a ready Cascade."""
+    (deterministic, full, model, lexical) or a ready Cascade. `abstentions`: more whole sentences that
+    mean "no answer" in your system, added to DEFAULT_ABSTENTIONS."""
     if isinstance(checker, Cascade):
         cascade = checker
     else:
         cascade = make_checker(checker, threshold=threshold, **({"model": model} if model else {}))
     from tqdm import tqdm
 
+    known_abstentions = (*DEFAULT_ABSTENTIONS, *abstentions)
     results: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     n_input = 0
@@ -419,7 +427,7 @@ def evaluate_answers(
             if isinstance(raw, InputError):
                 raise raw
             row = normalise_row(raw, index, mapping)
-            results.append(score_row(row, cascade))
+            results.append(score_row(row, cascade, known_abstentions))
         except InputError as exc:
             row_id = raw.get("id", raw.get("_id")) if isinstance(raw, Mapping) else getattr(raw, "id", None)
             errors.append({"index": index, "id": None if row_id is None else str(row_id), "reason": str(exc)})

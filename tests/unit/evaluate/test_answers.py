@@ -189,3 +189,16 @@ def test_objects_with_ragas_or_deepeval_fields_are_rows():
                                Case("q", "Express delivery costs 20 euros.", [EXPRESS]), 42])
     assert [r["label"] for r in report.rows] == ["faithful", "unfaithful"]
     assert report.errors == [{"index": 3, "id": None, "reason": "row is not an object (int)"}]
+
+
+def test_other_systems_abstentions(tmp_path, capsys):
+    rows = [{"response": "I don't know.", "retrieved_contexts": [EXPRESS]},
+            {"response": "The context does not say.", "retrieved_contexts": [EXPRESS]}]
+    path = _jsonl(tmp_path / "abstain.jsonl", rows)
+    code, out, _ = run(["eval", "answers", str(path), "--json", "--no-progress"], capsys)
+    assert code == 0 and [r["label"] for r in json.loads(out)["rows"]] == ["abstained", "unfaithful"]
+    code, out, _ = run(["eval", "answers", str(path), "--json", "--no-progress",
+                        "--abstention", "The context does not say."], capsys)
+    report = json.loads(out)
+    assert [r["label"] for r in report["rows"]] == ["abstained", "abstained"] and report["abstained"] == 2
+    assert report["faithfulness"] is None and report["abstention_rate"] == 1.0
