@@ -63,7 +63,7 @@ class Change:
     def label(self) -> str:
         names = KIND_NAMES
         if self.kind == "backend_options":
-            return "backend " + ", ".join(f"{k} {_short(self.before.get(k))} → {_short(self.after.get(k))}"
+            return "backend options " + ", ".join(f"{k} {_short(self.before.get(k))} → {_short(self.after.get(k))}"
                                           for k in self.after)
         return f"{names.get(self.kind, self.kind)} {_short(self.before)} → {_short(self.after)}"
 
@@ -351,13 +351,14 @@ def _changes(groups: list[Group], by_requests: bool) -> list[Change]:
     for index, (label, start, end, members) in enumerate(groups):
         for j, (t, record) in enumerate(members):
             current = identity(record)
+            new_backend = previous.get("backend", current["backend"]) != current["backend"]
             for kind, value in current.items():
                 before = previous.get(kind, _UNKNOWN)
                 if value is _UNKNOWN:
                     continue  # keep the last known value
                 if before is not _UNKNOWN and before != value:
                     if kind == "backend_options":
-                        if current["backend"] != previous.get("backend"):
+                        if new_backend:
                             previous[kind] = value
                             continue  # another backend: its options differ as a matter of course
                         keys = sorted(k for k in set(before) | set(value) if before.get(k) != value.get(k))

@@ -226,13 +226,24 @@ def test_checker_threshold_change_is_reported_and_older_records_fall_back_to_the
             backend = ScriptedBackend().enqueue(correct(retriever, REFUNDS_Q))
             ask(REFUNDS_Q, kb, backend=backend, retriever=retriever, audit=log, checker="deterministic",
                 threshold=0.95)
+            # the same stand-in with another option, then the real extractive backend (default checker)
+            backend = ScriptedBackend(can_regenerate=False).enqueue(correct(retriever, REFUNDS_Q))
+            ask(REFUNDS_Q, kb, backend=backend, retriever=retriever, audit=log, checker="deterministic")
+            ask(REFUNDS_Q, kb, backend="extractive", retriever=retriever, audit=log)
         finally:
             kb.close()
     mixed, _ = load_records(tmp_path / "kb")
     assert verifier_name(next(r for r in mixed if "verifier" not in r.result)).startswith("deterministic threshold=")
     report = build_report(mixed, by="requests:1")
-    assert [c.kind for c in report.changes] == ["threshold"]
-    assert report.changes[0].after == 0.95 and report.changes[0].period == "#5–5"
+    threshold = mixed[0].result["verifier"]["threshold"]  # newest first: the extractive request
+    # the old records' unrecorded model is not a change; another backend's other options are not either
+    assert [(c.kind, c.before, c.after, c.period) for c in report.changes] == [
+        ("threshold", threshold, 0.95, "#5–5"),
+        ("threshold", 0.95, threshold, "#6–6"),
+        ("backend_options", {"can_regenerate": True}, {"can_regenerate": False}, "#6–6"),
+        ("backend", "scripted", "extractive", "#7–7"),
+    ]
+    assert report.changes[2].label == "backend options can_regenerate True → False"
 
 
 def test_options_are_checked():
