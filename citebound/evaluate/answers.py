@@ -428,9 +428,10 @@ def evaluate_answers(
                 raise raw
             row = normalise_row(raw, index, mapping)
             results.append(score_row(row, cascade, known_abstentions))
-        except InputError as exc:
+        except Exception as exc:  # noqa: BLE001 - one bad row never stops the run; a bug says what it was
+            reason = str(exc) if isinstance(exc, InputError) else f"internal error ({type(exc).__name__}: {exc})"
             row_id = raw.get("id", raw.get("_id")) if isinstance(raw, Mapping) else getattr(raw, "id", None)
-            errors.append({"index": index, "id": None if row_id is None else str(row_id), "reason": str(exc)})
+            errors.append({"index": index, "id": None if row_id is None else str(row_id), "reason": reason})
     seconds = time.perf_counter() - t0
     report = AnswersReport(rows=results, errors=errors, checker=cascade.name, threshold=cascade.threshold,
                            seconds=seconds, n_input=n_input)
