@@ -494,7 +494,7 @@ mark.evidence{background:#c8efc8}mark.closest{background:none;outline:2px solid 
 def _highlight(text: str, spans: Sequence[tuple[int, int, str, str]]) -> str:
     """`text` escaped, with non-overlapping (start, end, css class, title) spans wrapped in <mark>."""
     out, pos = [], 0
-    for start, end, cls, title in sorted(spans):
+    for start, end, cls, title in sorted(spans, key=lambda s: (s[0], s[2] != "evidence")):  # support wins ties
         if start < pos or end <= start or end > len(text):
             continue
         out.append(html.escape(text[pos:start]))
@@ -554,7 +554,8 @@ def write_html(report: AnswersReport, path: str | Path, *, max_rows: int = 100, 
             Plot("hist", "Faithfulness per row (rows with claims)",
                  series={"faithfulness": [r["faithfulness"] for r in report.rows if r["n_claims"]]},
                  xlabel="faithfulness", ylabel="rows"),
-            Plot("bar", "Rows per label", x=list(labels), series={"rows": [float(v) for v in labels.values()]}),
+            Plot("bar", "Rows per label", x=[k.replace("partially_faithful", "partial").replace("_", " ") for k in labels],
+                 series={"rows": [float(v) for v in labels.values()]}),
         ]),
     ]
     if report.errors:
