@@ -14,6 +14,14 @@ list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[
 
 Hedged claim numbers (`about 5,000`, `more than 40`) are marked, so a checker can accept a nearby or
 larger source value instead of demanding the exact one.
+
+Values are exact (`int`, or `Fraction` for decimals), never floats: two different 400-digit numbers
+have different keys, and no reading overflows. A run of number words longer than MAX_RUN_WORDS
+("nine hundred" written 150 times) is read as consecutive numbers of at most MAX_RUN_WORDS words each.
+
+`UNITS_OF` and `unit_of` name what a number measures when it is a unit written one of several ways
+(`330 m` = `330 metres` = `330 meters`, `€12` = `12 euros` = `EUR 12`, `30 %` = `30 percent`), so the
+numbers check can ask that a claim's number be stated with the same unit.
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 
 from citebound.text.scan import finditer_at
@@ -93,15 +102,68 @@ _HEDGE_AT_LEAST = re.compile(r"(?:more than|over|above|at least|exceeding|upward
 _HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|<)\s*$", re.IGNORECASE)
 
 
-def canonical(value: float) -> str:
-    """The key of a numeric value: integers without a decimal point, others to 6 significant digits.
-    Digits beyond a float's range (a 400-digit run) read as infinity: key "∞", never an error."""
-    if math.isinf(value):
-        return "∞"
-    rounded = round(value)
-    if abs(value - rounded) <= 1e-9 * max(1.0, abs(value)):
-        return str(int(rounded))
-    return format(value, ".6g")
+Number = int | Fraction
+# str(int) refuses more than 4,300 digits (sys.get_int_max_str_digits): beyond this many bits an
+# integer's key is written in hexadecimal, still exact (equal keys if and only if equal values).
+_DECIMAL_KEY_BITS = 13_000
+_INT_CHUNK = 4_000  # digits converted per int() call (int() refuses more than 4,300 at once)
+MAX_RUN_WORDS = 40  # a run of more number words than this is read as several numbers
+
+
+def _int_of(digits: str) -> int:
+    """int(digits) for a digit string of any length, exactly (divide and conquer past int()'s limit)."""
+    if len(digits) <= _INT_CHUNK:
+        return int(digits)
+    low = len(digits) // 2
+    return _int_of(digits[:-low]) * 10**low + _int_of(digits[-low:])
+
+
+def _decimal_of(int_digits: str, dec: str) -> Number:
+    """The exact value of `int_digits` + `dec` (dec is "" or ".ddd")."""
+    if not dec:
+        return _int_of(int_digits)
+    return Fraction(_int_of(int_digits + dec[1:]), 10 ** (len(dec) - 1))
+
+
+def _int_key(n: int) -> str:
+    if n.bit_length() <= _DECIMAL_KEY_BITS:
+        return str(n)
+    return format(n, "#x")  # "0x…": exact, and never all letters
+
+
+def canonical(value: Number | float) -> str:
+    """The key of a numeric value, exact: integers in decimal without a point ("4990"), terminating
+    fractions as decimals without trailing zeros ("12.9"), any other fraction as "p/q". Two keys are
+    equal if and only if the values are. A float (from a caller) is read as its shortest repr."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "∞" if value > 0 else "-∞"
+        value = Fraction(repr(value))
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = value.numerator
+    if isinstance(value, int):
+        return _int_key(value)
+    num, den = value.numerator, value.denominator
+    twos = fives = 0
+    rest = den
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    if rest != 1:
+        return f"{_int_key(num)}/{_int_key(den)}"
+    places = max(twos, fives)
+    scaled = abs(num) * 10**places // den
+    digits = _int_key(scaled)
+    if digits.startswith("0x"):  # too long for decimal digits: exact as scaled/10^places
+        return f"{'-' if num < 0 else ''}{digits}e-{places}"
+    digits = digits.rjust(places + 1, "0")
+    whole, frac = digits[:-places], digits[-places:].rstrip("0")
+    return f"{'-' if num < 0 else ''}{whole}.{frac}" if frac else f"{'-' if num < 0 else ''}{whole}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +173,16 @@ class NumberMention:
     text: str
     start: int
     end: int
-    values: tuple[float, ...]
+    values: tuple[Number, ...]
     kind: str = "number"  # number | percent | ordinal | currency | year
     hedge: str = ""  # "" | "approx" | "at_least" | "at_most"
+    keys: frozenset[str] = field(init=False, repr=False, compare=False)  # canonical(v) of each reading
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", frozenset(canonical(v) for v in self.values))
 
     @property
-    def keys(self) -> frozenset[str]:
-        return frozenset(canonical(v) for v in self.values)
-
-    @property
-    def value(self) -> float:
+    def value(self) -> Number:
         return self.values[0]
 
 
@@ -129,12 +191,12 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def _clock(hour: float, half: str | None) -> list[float]:
+def _clock(hour: Number, half: str | None) -> list[Number]:
     """Readings of an hour: 5 pm is 5 and 17, 17:00 is 17, 12 am is 12 and 0."""
     if half in ("p", "P") and hour < 12:
         return [hour, hour + 12]
     if half in ("a", "A") and hour == 12:
-        return [hour, 0.0]
+        return [hour, 0]
     return [hour]
 
 
@@ -166,14 +228,14 @@ def _hedge(text: str, start: int) -> str:
 def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
     found: list[NumberMention] = []
     for m in finditer_at(_DIGITS, _DIGITS_STARTS, text):
-        digits = m.group("int").translate(_NO_SEPARATORS) + (m.group("dec") or "")
-        value = float(digits)
+        int_digits = m.group("int").translate(_NO_SEPARATORS)
+        value = _decimal_of(int_digits, m.group("dec") or "")
         suffix = (m.group("suf") or "").strip().lower()
         kind = "currency" if m.group("cur") else "number"
         values = [value]
         dec = m.group("dec") or ""
         if len(dec) == 4 and len(m.group("int")) <= 3 and not suffix:
-            values.append(float(m.group("int") + dec[1:]))  # "4.990" may be 4990 written the European way
+            values.append(_int_of(m.group("int") + dec[1:]))  # "4.990" may be 4990 written the European way
         if suffix in ("%", "percent") or suffix.startswith("per"):
             kind = "percent"
         elif suffix in _SUFFIX_SCALES:
@@ -191,7 +253,7 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
     return found
 
 
-def _words_value(words: list[str]) -> tuple[float, bool]:
+def _words_value(words: list[str]) -> tuple[int, bool]:
     """Value of a run of number words ("one hundred and five" -> 105); True if it ends in an ordinal."""
     total, current, ordinal = 0, 0, False
     for w in words:
@@ -213,7 +275,7 @@ def _words_value(words: list[str]) -> tuple[float, bool]:
                 current = max(current, 1) * value
             else:
                 current += value
-    return float(total + current), ordinal
+    return total + current, ordinal
 
 
 def _trie_pattern(words: Iterable[str]) -> str:
@@ -280,20 +342,29 @@ def _word_mentions(text: str, ambiguous_words: bool, hedges: bool) -> list[Numbe
     for run in finditer_at(_WORD_RUN, _WORD_RUN_STARTS, text):
         words = list(_RUN_WORD.finditer(text, run.start(), run.end()))
         for part in _split_run(words):
-            lowered = [w.group(0).lower() for w in part]
-            if lowered in (["a"], ["an"]):
-                continue
-            if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
-                continue
-            value, ordinal = _words_value(lowered)
-            start, end = part[0].start(), part[-1].end()
-            kind = "ordinal" if ordinal else "number"
-            after = _PERCENT_AFTER.match(text, end)
-            if after and not ordinal:
-                kind, end = "percent", after.end()
-            hedge = _hedge(text, start) if hedges else ""
-            found.append(NumberMention(text[start:end], start, end, (value,), kind, hedge))
+            # a run longer than MAX_RUN_WORDS is no number anyone writes: read it as several, so its
+            # value stays small and its reading is defined ("nine hundred" x 150 is 8 numbers)
+            for i in range(0, len(part), MAX_RUN_WORDS):
+                mention = _piece_mention(text, part[i : i + MAX_RUN_WORDS], ambiguous_words, hedges)
+                if mention is not None:
+                    found.append(mention)
     return found
+
+
+def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, hedges: bool) -> NumberMention | None:
+    lowered = [w.group(0).lower() for w in part]
+    if lowered in (["a"], ["an"]):
+        return None
+    if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
+        return None
+    value, ordinal = _words_value(lowered)
+    start, end = part[0].start(), part[-1].end()
+    kind = "ordinal" if ordinal else "number"
+    after = _PERCENT_AFTER.match(text, end)
+    if after and not ordinal:
+        kind, end = "percent", after.end()
+    hedge = _hedge(text, start) if hedges else ""
+    return NumberMention(text[start:end], start, end, (value,), kind, hedge)
 
 
 def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = True) -> list[NumberMention]:
@@ -306,11 +377,11 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     clean = _blank(_blank(text, _ENUMERATOR), _MARKER)
     mentions: list[NumberMention] = []
     for m in finditer_at(_ISO_DATE, _ISO_DATE_STARTS, clean):  # 2020-03-05: the year and the day; months are words elsewhere
-        year, _, day = (float(g) for g in m.groups())
+        year, _, day = (int(g) for g in m.groups())
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (year,), "year"))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), (day,), "number"))
     for m in finditer_at(_TIME, _TIME_STARTS, clean):  # 17:00 is the hour 17; 9:30 is 9 and 30
-        hour, minutes = float(m.group(1)), float(m.group(2))
+        hour, minutes = int(m.group(1)), int(m.group(2))
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), tuple(_clock(hour, m.group(3))), "time"))
         if minutes:
             mentions.append(NumberMention(m.group(0), m.start(), m.end(), (minutes,), "time"))
@@ -324,6 +395,61 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     return mentions
 
 
+# What a number measures, when it is a unit with several spellings: each spelling (lower case) -> one
+# name. Plurals are listed, not stemmed: "m" and "min" must not stem into each other. Words that are
+# also common words are left out ("in" for inches, "a", "s", "t").
+_UNIT_SPELLINGS = {
+    "percent": "% percent pct percentage percentages",
+    "day": "day days", "week": "week weeks wk wks", "month": "month months mo mos mth mths",
+    "year": "year years yr yrs", "hour": "hour hours h hr hrs", "minute": "minute minutes min mins",
+    "second": "seconds sec secs", "millisecond": "millisecond milliseconds ms", "decade": "decade decades",
+    "century": "century centuries",
+    "metre": "m metre metres meter meters", "kilometre": "km kms kilometre kilometres kilometer kilometers",
+    "centimetre": "cm centimetre centimetres centimeter centimeters",
+    "millimetre": "mm millimetre millimetres millimeter millimeters",
+    "micrometre": "µm μm micron microns micrometre micrometres micrometer micrometers",
+    "nanometre": "nm nanometre nanometres nanometer nanometers",
+    "mile": "mile miles mi", "foot": "ft foot feet", "inch": "inch inches", "yard": "yard yards yd yds",
+    "kilogram": "kg kgs kilogram kilograms kilogramme kilogrammes kilo kilos",
+    "gram": "g gram grams gramme grammes", "milligram": "mg milligram milligrams milligramme milligrammes",
+    "microgram": "µg μg mcg microgram micrograms", "tonne": "tonne tonnes ton tons",
+    "ounce": "oz ounce ounces", "pound": "£ gbp lb lbs pound pounds",
+    "litre": "l litre litres liter liters", "millilitre": "ml millilitre millilitres milliliter milliliters",
+    "gallon": "gallon gallons gal",
+    "euro": "€ eur euro euros", "dollar": "$ usd us$ dollar dollars", "yen": "¥ jpy yen",
+    "rupee": "₹ inr rs rupee rupees", "krona": "kr sek nok dkk krona kronor krone kroner",
+    "cent": "cent cents", "yuan": "yuan rmb cny renminbi", "franc": "chf franc francs",
+    "degree": "° °c °f degree degrees celsius fahrenheit", "kelvin": "kelvin",
+    "byte": "byte bytes", "kilobyte": "kb kilobyte kilobytes", "megabyte": "mb megabyte megabytes",
+    "gigabyte": "gb gigabyte gigabytes", "terabyte": "tb terabyte terabytes",
+    "watt": "w watt watts", "kilowatt": "kw kilowatt kilowatts", "megawatt": "mw megawatt megawatts",
+    "gigawatt": "gw gigawatt gigawatts", "kilowatt-hour": "kwh", "volt": "v volt volts",
+    "hertz": "hz hertz", "calorie": "kcal cal calorie calories", "mph": "mph", "kph": "kph",
+    "hectare": "ha hectare hectares", "acre": "acre acres",
+}  # fmt: skip
+UNITS_OF: dict[str, str] = {word: name for name, words in _UNIT_SPELLINGS.items() for word in words.split()}
+
+
+def unit_of(word: str) -> str | None:
+    """The unit a word (or symbol) names, any spelling (`metres`, `meters`, `m` -> "metre"), else None."""
+    return UNITS_OF.get(word.casefold().replace("’", "'"))
+
+
+def mention_units(mention: NumberMention) -> frozenset[str]:
+    """Units the mention's own text states: its currency symbol, a percent sign or word, and for an
+    ambiguous suffix (`330m`) the unit reading besides the scale one ("metre")."""
+    found = set()
+    if mention.kind == "percent":
+        found.add("percent")
+    head = mention.text[:1]
+    if head in "$€£¥₹" and head:
+        found.add(UNITS_OF[head])
+    tail = mention.text.rstrip()[-1:].lower()
+    if len(mention.values) > 1 and tail in ("m", "b") and mention.text[:1].isdigit():
+        found.add("metre" if tail == "m" else "byte")
+    return frozenset(found)
+
+
 @lru_cache(maxsize=1024)
 def source_numbers(text: str) -> tuple[NumberMention, ...]:
     """`extract_numbers(text, hedges=False)`, cached: how sources are read, often several times."""
@@ -335,10 +461,10 @@ def number_keys(text: str) -> frozenset[str]:
     return frozenset(k for n in extract_numbers(text) for k in n.keys)
 
 
-def number_values(text: str) -> tuple[float, ...]:
+def number_values(text: str) -> tuple[Number, ...]:
     """Every value stated in `text` (all readings), for hedged comparisons."""
     return tuple(v for n in extract_numbers(text) for v in n.values)
 
 
-__all__ = ["NumberMention", "canonical", "extract_numbers", "number_keys", "number_values", "source_numbers",
-           "strip_citation_markers"]  # fmt: skip
+__all__ = ["UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "mention_units", "number_keys",
+           "number_values", "source_numbers", "strip_citation_markers", "unit_of"]  # fmt: skip

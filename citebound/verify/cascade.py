@@ -3,7 +3,12 @@
 For one claim and each source it cites:
 
 1. ids       a cited id that names no source -> unsupported ("S9 is not in the retrieved context").
-2. numbers   a number in the claim that the source does not state -> unsupported, the numbers named.
+2. numbers   a number in the claim that the source does not state, or states only with another unit
+             or thing, in a sentence about something else, or with another year -> unsupported,
+             the numbers named (checks/numbers.py).
+   negation  a word the claim states plainly and its best evidence window negates, or the other way
+             round ("can be returned" / "cannot be returned") -> unsupported, the word named
+             (checks/negation.py). Runs with the numbers check (both off in `lexical` and `model`).
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
@@ -47,8 +52,8 @@ from citebound.verify.checks.lexical import (
     stemmed_terms,
     support_fraction,
 )
-from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations
-from citebound.verify.checks.numbers import describe, missing_numbers
+from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
+from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window
@@ -105,6 +110,8 @@ class Cascade:
         doc_share, missing_terms = support_fraction(terms, self.source_terms(source, terms))
         if self.numbers:
             blocked = self._numbers_check(claim, source_id, source, doc_share, missing_terms)
+            if blocked is None and self.negation:  # the hard rules run together (`lexical`, `model`: off)
+                blocked = self._negation_check(claim, terms, source_id, source, doc_share, missing_terms)
             if blocked is not None:
                 return blocked
         if self.semantic is not None:
@@ -116,16 +123,28 @@ class Cascade:
         stated = claim_numbers(claim)
         if not stated:  # nothing to look for: skip reading the source's numbers
             return None
-        profile = stemmed_profile(source)
-        absent = missing_numbers(stated, profile.number_keys, profile.number_values)
-        if not absent:
+        problems = stemmed_profile(source).number_problems(claim, stated)  # value, unit/noun, sentence, year
+        if not problems:
             return None
-        named = tuple(describe(n) for n in absent)
-        noun = "number" if len(absent) == 1 else "numbers"
+        named = tuple(describe(p.mention) for p in problems)
         return SourceCheck(
             source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, "numbers",
-            f"{source_id} does not state the {noun} {', '.join(named)}",
+            problems_reason(source_id, problems),
             missing_numbers=named, missing_terms=tuple(missing_terms), fraction=doc_share,
+        )  # fmt: skip
+
+    def _negation_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
+                        missing_terms: list[str]) -> SourceCheck | None:  # fmt: skip
+        """A word the claim and its best evidence window disagree about ("can be returned" against
+        "cannot be returned") -> unsupported, whatever the later stages would say."""
+        _, start, end = self.window(source, terms)
+        conflicts = polarity_conflicts(claim, source[start:end])
+        if not conflicts:
+            return None
+        return SourceCheck(
+            source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, "negation",
+            f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
+            missing_terms=tuple(missing_terms), fraction=doc_share,
         )  # fmt: skip
 
     def _semantic_check(self, claim: str, source_id: str, source: str, doc_share: float,

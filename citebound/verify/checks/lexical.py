@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain, compress, islice
@@ -25,6 +25,8 @@ from citebound.text.numbers import (
     ORDINALS,
     TENS,
     UNITS,
+    UNITS_OF,
+    Number,
     NumberMention,
     canonical,
     extract_numbers,
@@ -33,6 +35,7 @@ from citebound.text.numbers import (
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem, stem_words
 from citebound.text.tokenize import strip_citation_markers, tokens, tokens_in_spans
+from citebound.verify.checks.numbers import NumberProblem, number_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,7 @@ def stemmed_terms(text: str) -> Terms:
     """Stemmed content words plus normalised numbers."""
     surface: dict[str, str] = {}
     for tok in tokens(strip_citation_markers(text)):
-        if tok in STOP_WORDS or tok in _NUMBER_WORDS or tok.isdigit():
+        if tok in STOP_WORDS or tok in _NUMBER_WORDS or tok.isdigit() or tok in _PERCENT_WORDS:
             continue
         surface.setdefault(stem(_not(tok)), tok)
     for mention in claim_numbers(text):
@@ -137,8 +140,19 @@ class SourceProfile:
         return frozenset(k for n in self._mentions for k in n.keys)
 
     @cached_property
-    def number_values(self) -> tuple[float, ...]:
+    def number_values(self) -> tuple[Number, ...]:
         return tuple(v for n in self._mentions for v in n.values)
+
+    def number_problems(self, claim: str, stated: Sequence[NumberMention]) -> list[NumberProblem]:
+        """Why this source does not state each of the claim's numbers with what the claim attaches to
+        it (checks/numbers.py); empty when every number is stated as claimed. Reads the sentences'
+        words only when a claim number's value occurs in the source at all."""
+        if not stated or not self.number_keys.intersection(k for n in stated for k in n.keys) and not any(
+            n.hedge for n in stated
+        ):
+            return number_problems(claim, stated, self.text, (), (), ())  # every value absent: no context needed
+        words = self.sentence_words if "sentence_words" in self.__dict__ else _LazySentenceWords(self)
+        return number_problems(claim, stated, self.text, self._mentions, self.sentences, words, _word_stem)
 
     @cached_property
     def terms(self) -> StrSet:
@@ -156,6 +170,31 @@ class SourceProfile:
             {**words, **dict.fromkeys(chain.from_iterable(keys[bisect_left(starts, s) : bisect_left(starts, e)]))}
             for (s, e), words in zip(self.sentences, self.sentence_words, strict=True)
         )
+
+
+class _LazySentenceWords(Sequence):
+    """A long source's per-sentence word stems (as `SourceProfile.sentence_words`), each sentence read
+    only when asked for: the numbers check looks at the few sentences that state a claim's value."""
+
+    def __init__(self, profile: SourceProfile) -> None:
+        self._profile, self._read = profile, {}  # type: ignore[var-annotated]
+
+    def __len__(self) -> int:
+        return len(self._profile.sentences)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i not in self._read:
+            s, e = self._profile.sentences[i]
+            stems = self._profile.word_stems
+            self._read[i] = {stems[t]: None for t in tokens(self._profile.text[s:e]) if t in stems}
+        return self._read[i]
+
+
+def _word_stem(word: str) -> str:
+    """The stem a word counts as in a source's word sets (case-folded; see `_not`)."""
+    return _token_stems(word.casefold().replace("’", "'"))[1]
 
 
 def _sentence_words(
@@ -177,9 +216,19 @@ def _may_name_a_number(claim: Terms) -> bool:
     return not all(map(str.isalpha, claim.terms))
 
 
+# Unit words count as their unit's name, so `330 m` = `330 metres` = `330 meters` (text/numbers.py
+# UNITS_OF); symbols are not tokens and are left out. Percent words are not terms at all (`%` is never a
+# token, and the numbers check already holds a claim's percent to a percent in the source).
+_UNIT_TERMS = {w: name for w, name in UNITS_OF.items() if w.isalpha() and name != "percent"}
+_PERCENT_WORDS = frozenset(w for w, name in UNITS_OF.items() if w.isalpha() and name == "percent")
+
+
 def _not(tok: str) -> str:
-    """Contracted negations count as the word "not" (`doesn't`, `can't`, `cannot`)."""
-    return "not" if tok.endswith("n't") or tok == "cannot" else tok
+    """The word a token counts as: contracted negations as "not" (`doesn't`, `can't`, `cannot`), a unit
+    in any spelling as the unit's name (`meters`, `m` -> `metre`)."""
+    if tok.endswith("n't") or tok == "cannot":
+        return "not"
+    return _UNIT_TERMS.get(tok, tok)
 
 
 _ORDINAL_DIGITS = re.compile(r"(\d+)(?:st|nd|rd|th)")
@@ -331,7 +380,7 @@ def claim_sentence_terms(profile: SourceProfile, claim: Terms) -> tuple[Collecti
 @lru_cache(maxsize=8192)
 def claim_pairs(text: str) -> frozenset[str]:
     """The claim's adjacent content-stem pairs, "stem stem" (see `_pair_units`)."""
-    units = _pair_units(tokens(strip_citation_markers(text)))
+    units = _pair_units([t for t in tokens(strip_citation_markers(text)) if t not in _PERCENT_WORDS])
     return frozenset(map(" ".join, zip(units, islice(units, 1, None))))
 
 

@@ -1,36 +1,89 @@
-"""The numbers check: every number the claim states must be stated by the cited source.
+"""The numbers check: every number the claim states must be stated by the cited source, *with what it
+counts or measures*.
 
 Runs before the word overlap because a wrong number is the commonest and most harmful unsupported
 edit ("ten business days" against "five business days" overlaps 4 of 5 words). Equal amounts in any
 form match (see citebound.text.numbers). A hedged claim number matches more loosely: "about N" accepts
 a source value within 10 %, "more than N" a value in [N, 10 N], "less than N" a value in [N / 10, N].
+
+Finding the value somewhere in the source is not enough: a true number attached to another thing is
+the same error as a wrong number. A source mention of the value counts for a claim number only when
+
+1. **unit or noun**: where the claim names what the number measures right after it (`90 business
+   days`, `330 m`, `€12`, `30 %`), the source states the value with the same unit (units written
+   several ways are one unit: `330 m` = `330 metres` = `330 meters`, `€12` = `12 euros`, `30 %` =
+   `thirty percent`; see `text.numbers.UNITS_OF`), or with no unit while the sentence names the
+   claim's unit and gives it to no other number; where the claim names a thing that is no unit
+   (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
+   after it, or before it when none follow; never past another number). "90 business days" is found
+   in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
+   number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only;
+2. **sentence**: the source sentence holding the value shares at least one content word of the claim
+   besides the number's own unit or noun ("Refunds ... within 90 business days" is not found in
+   "Shipping takes 90 business days.");
+3. **year**: when the claim dates its number (`12 % in 2019`) and the source sentence dates that
+   mention with a year, the nearest such year is one of the claim's ("12 % in 2018 and 5 % in 2019"
+   does not state 12 % in 2019).
+
+The verdict names what failed: "S1 states 90 only as '90 minutes', not with 'business days'".
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 
-from citebound.text.numbers import NumberMention, canonical
+from citebound.text.numbers import _NUMBER_WORDS, Number, NumberMention, canonical, mention_units, unit_of
+from citebound.text.sentences import sentence_spans
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import tokens
 
-APPROX_TOLERANCE = 0.10
+APPROX_TOLERANCE = Fraction(1, 10)
+NOUN_WINDOW = 3  # content words looked at on each side of a source number for the claim's noun
+YEAR_WINDOW = 12  # words: a year farther than this from a number does not date it
+# Words after which a number names something rather than counting it ("type 2", "phase 3", "factor 21");
+# a capitalised word before a number does the same ("BRCA 1", "Windows 11").
+LABEL_WORDS = frozenset({"type", "phase", "factor", "chapter", "section", "article", "version", "level", "grade",
+                         "stage", "class", "category", "room", "gate", "line", "route", "season", "episode", "page",
+                         "figure", "table", "step", "part", "item", "number", "no", "model", "series",
+                         "generation", "platform", "terminal", "floor", "building", "unit", "ward", "group",
+                         "cohort", "arm"})  # fmt: skip
+CURRENCIES = frozenset({"euro", "dollar", "pound", "yen", "rupee", "krona", "yuan", "franc"})
+_RANGE = re.compile(r"\s*(?:to|-|–|—|or|and|through|until|till)\s*", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[%€$£¥₹°]|[.;:!?,()\[\]{}\"“”]|\S")
+_STOP_PUNCT = frozenset(".;:!?,()[]{}\"“”")
+_WORDS = re.compile(r"\w+")
 
 
-def _hedged_match(mention: NumberMention, source_values: Sequence[float]) -> bool:
-    for v in mention.values:
-        for s in source_values:
+def _as_number(v: Number | float) -> Number | Fraction:
+    return Fraction(repr(v)) if isinstance(v, float) else v
+
+
+def _hedged_match(mention: NumberMention, source_values: Sequence[Number]) -> bool:
+    for v in map(_as_number, mention.values):
+        for s in map(_as_number, source_values):
             if mention.hedge == "approx" and abs(s - v) <= APPROX_TOLERANCE * abs(v):
                 return True
             if mention.hedge == "at_least" and v <= s <= 10 * v:
                 return True
-            if mention.hedge == "at_most" and v / 10 <= s <= v:
+            if mention.hedge == "at_most" and Fraction(v) / 10 <= s <= v:
                 return True
     return False
 
 
+def states_value(claim: NumberMention, source: NumberMention) -> bool:
+    """Whether the source mention states the claim mention's value (any reading; hedges loosely)."""
+    return bool(claim.keys & source.keys) or (bool(claim.hedge) and _hedged_match(claim, source.values))
+
+
 def missing_numbers(
-    claim_numbers: Sequence[NumberMention], source_keys: frozenset[str], source_values: Sequence[float]
+    claim_numbers: Sequence[NumberMention], source_keys: frozenset[str], source_values: Sequence[Number]
 ) -> list[NumberMention]:
-    """The claim's number mentions that the source does not state, in claim order."""
+    """The claim's number mentions whose value the source does not state anywhere, in claim order
+    (values only; `number_problems` also asks where and with what)."""
     missing = []
     for mention in claim_numbers:
         if mention.keys & source_keys:
@@ -45,3 +98,301 @@ def describe(mention: NumberMention) -> str:
     """How a missing number is named in a reason: its normalised value, and the words if different."""
     value = canonical(mention.value)
     return value if mention.text.replace(",", "").replace(" ", "") == value else f"{value} ({mention.text!r})"
+
+
+# -- what a number is attached to ----------------------------------------------------------------------
+def _word_stem(word: str) -> str:
+    low = word.casefold().replace("’", "'")
+    return stem("not" if low.endswith("n't") or low == "cannot" else low)
+
+
+def _acronym(word: str) -> bool:
+    """A short all-capitals token or a single letter ("EB", "U", "s"): part of a name, not a noun."""
+    return len(word) == 1 or (len(word) <= 4 and word.isupper())
+
+
+def _content(word: str) -> bool:
+    low = word.casefold()
+    return word[:1].isalpha() and low not in STOP_WORDS and low not in _NUMBER_WORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Attached:
+    """What a number is stated with: its unit (one name, see UNITS_OF) and the words around it."""
+
+    units: frozenset[str]
+    words: tuple[str, ...]  # as written: the claim's run after the number; a source's window
+    stems: frozenset[str]
+    end: int  # where the words read after the number end (for quoting)
+
+
+def _after(text: str, pos: int, limit: int, stop: int) -> list[re.Match[str]]:
+    out = []
+    for m in _TOKEN.finditer(text, pos, stop):
+        if m.group(0) in _STOP_PUNCT:
+            break
+        out.append(m)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def claim_attached(claim: str, mention: NumberMention, mentions: Sequence[NumberMention]) -> Attached:
+    """What the claim says its number measures: a unit, or up to two content words right after it
+    (`90 business days` -> unit day, words business days; `4,990 employees` -> employees)."""
+    nxt = min((m.start for m in mentions if m.start >= mention.end), default=len(claim))
+    units = set(mention_units(mention))
+    run: list[str] = []
+    end = mention.end
+    # a number right after a content word is usually part of a name ("BRCA 1", "factor 21"): only a
+    # unit after it is read, not a noun
+    before = [m.group(0) for m in _TOKEN.finditer(claim, max(0, mention.start - 40), mention.start)]
+    label_like = bool(before) and not mention.hedge and (
+        before[-1].casefold() in LABEL_WORDS or (_content(before[-1]) and not before[-1].islower() and len(before) > 1)
+    )
+    if not units and mention.kind not in ("year", "time"):
+        for m in _after(claim, mention.end, 4, nxt):
+            word = m.group(0)
+            unit = unit_of(word)
+            if unit is not None:
+                if not units:
+                    units.add(unit)
+                run.append(word)
+            elif _content(word) and not label_like and not _acronym(word):
+                run.append(word)
+            elif word in "-/–":
+                continue
+            else:
+                break
+            end = m.end()
+            if len(run) >= 2:
+                break
+        if not units:  # a currency written before the amount: "EUR 12", "USD 5"
+            if before and unit_of(before[-1]) in CURRENCIES:
+                units.add(unit_of(before[-1]))  # type: ignore[arg-type]
+    return Attached(frozenset(units), tuple(run), frozenset(_word_stem(w) for w in run), end)
+
+
+def source_attached(text: str, i: int, mentions: Sequence[NumberMention], start: int, stop: int) -> Attached:
+    """What the source states its i-th number with, inside its sentence [start, stop): the unit (its
+    own symbol, else the first unit among the next content words, else a currency written before it)
+    and up to NOUN_WINDOW content words on each side, not past another number (a range "5 to 10
+    days" reads through to "days")."""
+    mention = mentions[i]
+    units = set(mention_units(mention))
+    k, pos = i + 1, mention.end
+    while k < len(mentions) and mentions[k].start < stop and _RANGE.fullmatch(text, pos, mentions[k].start):
+        pos = mentions[k].end  # "5 to 10 days": 5 is stated with days
+        k += 1
+    nxt = min(mentions[k].start if k < len(mentions) else stop, stop)
+    after: list[str] = []
+    end, unit_read = mention.end, bool(units - {"metre", "byte"})
+    for m in _after(text, pos, 8, nxt):
+        word = m.group(0)
+        unit = unit_of(word)
+        if unit is not None or _content(word):
+            after.append(word)
+            if unit is not None and not unit_read:  # the first unit after the number is its unit
+                units.add(unit)
+                unit_read = True
+            end = m.end()
+            if len(after) >= NOUN_WINDOW:
+                break
+    prev = max((m.end for m in mentions[:i] if m.end <= mention.start), default=start)
+    before_tokens = list(_TOKEN.finditer(text, max(start, prev, mention.start - 120), mention.start))
+    before: list[str] = []
+    # the words before a number are its own only when none follow it ("employees: 4,990"); else they
+    # may be the previous number's ("330 paintings and 12 sculptures")
+    for m in reversed(before_tokens if not after or prev <= start else []):
+        word = m.group(0)
+        if word in _STOP_PUNCT and word not in ":,":  # "Employees: 4,990"
+            break
+        if _content(word) or unit_of(word):
+            before.append(word)
+            if len(before) >= NOUN_WINDOW:
+                break
+    if before_tokens and (u := unit_of(before_tokens[-1].group(0))) in CURRENCIES:
+        units.add(u)  # type: ignore[arg-type]
+    words = tuple(reversed(before)) + tuple(after)
+    return Attached(frozenset(units), words, frozenset(_word_stem(w) for w in words), end)
+
+
+# -- the check ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class NumberProblem:
+    """A claim number the source does not state as the claim does: `kind` is "absent" (the value is
+    nowhere in the source), "unit", "noun", "sentence" or "year"; `detail` is the reason's wording."""
+
+    mention: NumberMention
+    kind: str
+    detail: str
+
+
+_RANK = {"unit": 0, "noun": 0, "sentence": 1, "year": 2}  # the candidate that got furthest is reported
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _word_distance(text: str, a: int, b: int) -> int:
+    return len(_WORDS.findall(text, min(a, b), max(a, b)))
+
+
+def _claim_words_as_written(claim: str, stems: frozenset[str], word_stem=_word_stem) -> list[str]:
+    seen: dict[str, str] = {}
+    for t in tokens(claim):
+        if _content(t) and word_stem(t) in stems:
+            seen.setdefault(word_stem(t), t)
+    return list(seen.values())
+
+
+def claim_words(claim: str, word_stem=_word_stem) -> frozenset[str]:
+    """The claim's content-word stems, no numbers."""
+    return frozenset(word_stem(t) for t in tokens(claim) if _content(t))
+
+
+def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
+                    mentions: Sequence[NumberMention], sentences: Sequence[tuple[int, int]],
+                    sentence_words: Sequence[object], word_stem=None) -> list[NumberProblem]:  # fmt: skip
+    """For each claim number, why the source does not state it with what the claim attaches to it
+    (empty list: every number is stated as claimed). `mentions` are the source's numbers (read
+    leniently), `sentences` its sentence spans and `sentence_words` the content stems of each
+    (anything supporting `in`), stemmed by `word_stem` (the lexical check's, so both read a word alike;
+    default: Snowball with contracted negations as "not")."""
+    if not stated:
+        return []
+    word_stem = word_stem or _word_stem
+    starts = [s for s, _ in sentences]
+    years_in_claim = frozenset(k for m in stated if m.kind == "year" for k in m.keys)
+    claim_sentences = sentence_spans(claim) or [(0, len(claim))]
+    cache: dict[int, Attached] = {}
+
+    def sentence_of(pos: int) -> tuple[int, tuple[int, int]]:
+        j = max(0, bisect_right(starts, pos) - 1)
+        if sentences and sentences[j][0] <= pos < sentences[j][1]:
+            return j, sentences[j]
+        return -1, (0, len(source))
+
+    def attached(k: int) -> Attached:
+        """What the source's k-th number is stated with (in its own sentence), cached."""
+        if k not in cache:
+            cache[k] = source_attached(source, k, mentions, *sentence_of(mentions[k].start)[1])
+        return cache[k]
+
+    source_keys = [m.keys for m in mentions]  # (a property that builds a set: read once)
+    problems = []
+    for mention in stated:
+        keys = mention.keys
+        candidates = [i for i, s in enumerate(mentions)
+                      if keys & source_keys[i] or (mention.hedge and _hedged_match(mention, s.values))]  # fmt: skip
+        if not candidates:
+            problems.append(NumberProblem(mention, "absent", describe(mention)))
+            continue
+        wanted = claim_attached(claim, mention, stated)
+        # the claim's words around the number: those of its own sentence (a summary states many facts)
+        c_start, c_end = next(((a, b) for a, b in claim_sentences if a <= mention.start < b), (0, len(claim)))
+        run = frozenset(map(word_stem, wanted.words))
+        context = claim_words(claim[c_start:c_end], word_stem) - run
+        failures: list[tuple[int, str]] = []
+        passed: list[int] = []
+        for i in candidates:
+            found = mentions[i]
+            j, (s_start, s_end) = sentence_of(found.start)
+            got = attached(i)
+            shown = _quote(source[found.start : max(got.end, found.end)])
+            words = sentence_words[j] if 0 <= j < len(sentence_words) else ()
+            # 1. unit or noun: a different unit fails; no unit fails unless the sentence names the
+            # claim's unit and gives it to no other number ("a rise of 8.3 (inches)" passes, "400 IU
+            # ... 200 mg" does not for 400 mg); a noun fails when the sentence names it, but not next
+            # to this number ("330 paintings and 12 sculptures" for 12 paintings)
+            if wanted.units and not wanted.units & got.units and (
+                got.units
+                or not any(word_stem(u) in words for u in wanted.units)  # type: ignore[operator]
+                or any(wanted.units & attached(k).units for k in range(len(mentions))
+                       if k != i and s_start <= mentions[k].start < s_end)  # fmt: skip
+            ):
+                named = " ".join(wanted.words) or next(iter(wanted.units))
+                failures.append((0, f"{describe(mention)} only as {shown!r}, not with {named!r}"))
+                continue
+            if not wanted.units and wanted.stems and not wanted.stems & got.stems and any(
+                w in words for w in run  # type: ignore[operator]
+            ):
+                failures.append((0, f"{describe(mention)} only as {shown!r}, not with {' '.join(wanted.words)!r}"))
+                continue
+            # 2. the sentence is about the claim's subject
+            if context and not any(w in words for w in context):  # type: ignore[operator]
+                absent = ", ".join(repr(w) for w in _claim_words_as_written(claim, context, word_stem)[:3])
+                failures.append((1, f"{describe(mention)} only in a sentence about something else "
+                                    f"({_quote(source[s_start:s_end], 80)!r}, without {absent})"))  # fmt: skip
+                continue
+            # 3. the year it is dated with
+            if years_in_claim and mention.kind != "year":
+                near = sorted((abs(y.start - found.start), k) for k, y in enumerate(mentions)
+                              if y.kind == "year" and y is not found and s_start <= y.start < s_end
+                              and abs(y.start - found.start) <= YEAR_WINDOW * 30)[:4]  # fmt: skip
+                dated = [(_word_distance(source, mentions[k].start, found.start), mentions[k]) for _, k in near]
+                dated = [(d, y) for d, y in dated if d <= YEAR_WINDOW]
+                if dated:
+                    nearest = min(d for d, _ in dated)
+                    if not any(y.keys & years_in_claim for d, y in dated if d == nearest):
+                        year = next(y for d, y in dated if d == nearest)
+                        failures.append((2, f"{describe(mention)} with the year {year.text!r}, not "
+                                            f"{' or '.join(sorted(years_in_claim))}"))  # fmt: skip
+                        continue
+            passed.append(j)
+        alone = sum(c_start <= m.start < c_end and m.kind != "year" for m in stated) == 1
+        if passed and alone:  # a claim sentence with one number: is the value the one its subject has?
+            rival = _rival(source, mention, wanted, context, passed, mentions, sentences, sentence_words, attached)
+            if rival is None:
+                continue
+            failures = [(3, rival)]
+        elif passed:
+            continue
+        rank = max(r for r, _ in failures)
+        detail = next(d for r, d in failures if r == rank)
+        kind = {0: "unit" if wanted.units else "noun", 1: "sentence", 2: "year", 3: "rival"}[rank]
+        problems.append(NumberProblem(mention, kind, detail))
+    return problems
+
+
+def _rival(source: str, mention: NumberMention, wanted: Attached, context: frozenset[str], passed: list[int],
+           mentions: Sequence[NumberMention], sentences: Sequence[tuple[int, int]],
+           sentence_words: Sequence[object], attached) -> str | None:  # fmt: skip
+    """4. the best sentence: when another sentence holds more of the claim's words than every sentence
+    that states the value (at least two), and states the same unit or noun with another value, the
+    value belongs to something else: "returns within 30 days ... for a full refund" against "refunds
+    are processed within five business days", for "refunds are processed within 30 business days".
+    Returns the reason's wording, or None."""
+    if not context or not (wanted.units or wanted.stems) or not sentences or min(passed) < 0:
+        return None
+    scores = [sum(w in words for w in context) for words in sentence_words]  # type: ignore[operator]
+    found = max(scores[j] for j in passed)
+    best = max(scores)
+    if best < 2 or best <= found:
+        return None
+    for b, score in enumerate(scores):
+        if score != best:
+            continue
+        b_start, b_end = sentences[b]
+        for k, other in enumerate(mentions):
+            if not b_start <= other.start < b_end or states_value(mention, other):
+                continue
+            got = attached(k)
+            if (wanted.units & got.units) if wanted.units else (wanted.stems & got.stems):
+                stated = _quote(source[other.start : max(got.end, other.end)], 40)
+                return (f"{describe(mention)} only about something else; about the claim's subject it "
+                        f"states {stated!r} ({_quote(source[b_start:b_end], 80)!r})")  # fmt: skip
+    return None
+
+
+def problems_reason(source_id: str, problems: Sequence[NumberProblem]) -> str:
+    """One readable reason for a claim's number problems against one source."""
+    absent = [p for p in problems if p.kind == "absent"]
+    parts = []
+    if absent:
+        noun = "number" if len(absent) == 1 else "numbers"
+        parts.append(f"{source_id} does not state the {noun} {', '.join(p.detail for p in absent)}")
+    parts += [f"{source_id} states {p.detail}" for p in problems if p.kind != "absent"]
+    return "; ".join(parts)

@@ -165,9 +165,10 @@ def test_spelled_out_numbers_equal_their_digits(n):
     assert [m.keys for m in extract_numbers(text)] == [frozenset({str(n)})], text
 
 
-def test_digits_beyond_float_range_give_a_key_and_a_verdict_not_an_error():
+def test_digits_beyond_float_range_give_an_exact_key_and_a_verdict_not_an_error():
     huge = "9" * 400
-    assert number_keys(f"a run of {huge} nines") == {"∞"}
+    assert number_keys(f"a run of {huge} nines") == {huge}
+    assert number_keys("8" + "9" * 399) != number_keys(huge)  # two different 400-digit numbers differ
     verdict = check_claim("There are 5 items.", ["S1"], {"S1": f"Item count: {huge}."})
     assert verdict.label == "unsupported" and "5" in verdict.reason
 

@@ -85,15 +85,14 @@ def test_negated_claim_is_not_supported(name, request):
         assert v.label == "unsupported", (claim, v.score)
 
 
-# A known miss of the shipped model (fixed before it was trained): a contradiction worded close to the
-# source ("expire after one year" vs "never expire") scores just above the threshold.
-KNOWN_MISS = pytest.mark.xfail(strict=True, reason="the model scores this contradiction above the calibrated threshold (0.38 >= 0.31)")
+# "expire after one year" against "never expire": the model scores this contradiction above its
+# threshold; the cascade's negation stage (checks/negation.py) settles it before the model.
 INJECTION_CASES = [
     ("The warranty lasts twelve months.", WARRANTY, "supported"),
     ("The warranty covers accidental damage.", WARRANTY, "unsupported"),
     ("Customers get a refund within 30 days.", REFUND, "supported"),
     ("Refunds are not available.", REFUND, "unsupported"),
-    pytest.param("Gift cards expire after one year.", FILLER, "unsupported", marks=KNOWN_MISS),
+    ("Gift cards expire after one year.", FILLER, "unsupported"),
     ("Parking in the garage is free for customers.", FILLER, "supported"),
 ]
 

@@ -32,8 +32,8 @@ from citebound.verify.checks.lexical import (
     stemmed_profile,
     stemmed_terms,
 )
-from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations
-from citebound.verify.checks.numbers import missing_numbers
+from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
+from citebound.verify.checks.numbers import number_problems
 from citebound.verify.citations import remove_markers
 from citebound.verify.spans import best_window
 
@@ -82,14 +82,20 @@ def reference_window(sentences, per_sentence, wanted, max_sentences=2) -> tuple[
 
 
 def reference_verdict(claim: str, evidence: str, threshold: float = 0.8) -> tuple[str, float, tuple | None]:
-    """ids -> numbers -> blended lexical share with word pairs and negation (docs/verifier.md)."""
+    """ids -> numbers (value, unit or noun, sentence, year) -> negation conflict -> blended lexical
+    share with word pairs and the missing-negation penalty (docs/verifier.md)."""
     text = remove_markers(claim)
     terms, source = stemmed_terms(text), reference_profile(evidence)
     missing = [t for t in terms.surface if t not in source["terms"]]
     doc_share = 1.0 - len(missing) / len(terms.terms) if terms.terms else 0.0
-    if missing_numbers(claim_numbers(text), source["number_keys"], source["number_values"]):
+    sentence_words = [frozenset(stem(_not(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS - _NUMBER_WORDS)
+                      for s, e in source["sentences"]]  # fmt: skip
+    if number_problems(text, claim_numbers(text), evidence, extract_numbers(evidence, hedges=False), source["sentences"],
+                       sentence_words, word_stem=lambda w: stem(_not(w.casefold()))):  # fmt: skip
         return "unsupported", BLOCKED_SCORE_FACTOR * doc_share, None
     w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], terms.terms)
+    if polarity_conflicts(text, evidence[start:end]):  # the negation stage
+        return "unsupported", BLOCKED_SCORE_FACTOR * doc_share, None
     fraction = (doc_share + w_share) / 2
     pairs = claim_pairs(text)
     found_pairs = {tuple(pair.split(" ")) for pair in pairs} & source["pairs"]

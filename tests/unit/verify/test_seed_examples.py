@@ -42,7 +42,8 @@ def test_refund_claim_is_not_supported_at_08_by_the_shipping_sentence(checker):
     verdict = check_claim(REFUND_CLAIM, ["S2"], sources, checker=checker)
     assert verdict.checks[0].fraction == pytest.approx(2 / 3, abs=1e-3)  # refund / 30 / days: 2 of 3 terms
     assert verdict.score < 0.8
-    assert verdict.label == "partial"
+    # deterministic: 30 is stated, but only in a sentence about shipping (checks/numbers.py)
+    assert verdict.label == ("partial" if checker == "lexical" else "unsupported")
     assert "refund" in verdict.reason
 
 

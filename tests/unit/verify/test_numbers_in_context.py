@@ -1,0 +1,210 @@
+"""A claim's number must be found with what it counts or measures (checks/numbers.py); a claim and its
+evidence must not disagree about a negation (checks/negation.py); the number reader is exact and
+total (citebound/text/numbers.py): property tests with hypothesis."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from citebound.errors import CiteboundError  # noqa: E402
+from citebound.text.numbers import MAX_RUN_WORDS, canonical, extract_numbers, number_keys, unit_of  # noqa: E402
+from citebound.verify import check_claim  # noqa: E402
+from citebound.verify.checkers import make_checker  # noqa: E402
+from citebound.verify.checks.negation import polarity_conflicts  # noqa: E402
+
+ISSUE = {"S1": "Refunds are processed within five business days. Shipping takes 90 minutes."}
+
+
+@pytest.fixture(scope="module")
+def full():
+    return make_checker("full")
+
+
+def det(claim: str, source: str):
+    return check_claim(claim, ["S1"], {"S1": source})
+
+
+# -- the defect: a number found somewhere else in the source ------------------------------------------
+def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
+    claim = "Refunds are processed within 90 business days."
+    v = check_claim(claim, ["S1"], ISSUE)
+    assert (v.label, v.stage) == ("unsupported", "numbers")
+    assert v.reason == "S1 states 90 only as '90 minutes', not with 'business days'"
+    assert v.checks[0].missing_numbers == ("90",)
+    m = full.check_claim(claim, ["S1"], ISSUE)  # the model never sees it
+    assert (m.label, m.stage) == ("unsupported", "numbers") and m.reason == v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, why",
+    [
+        ("The museum owns 12 paintings.", "The museum owns 330 paintings and 12 sculptures.",
+         "only as '12 sculptures', not with 'paintings'"),
+        ("The tower weighs 330 tonnes.", "The tower is 330 metres tall and weighs 10,100 tonnes.",
+         "not with 'tonnes'"),
+        ("Refunds are processed within 90 business days.",
+         "Refunds are processed within five business days. Shipping takes 90 business days.", "a sentence about something else"),
+        ("Sales rose 12% in 2019.", "Sales rose 12% in 2018 and 5% in 2019.", "with the year '2018', not 2019"),
+        ("The patient took 400 mg of ibuprofen.", "The patient took 400 IU of vitamin D and 200 mg of ibuprofen.",
+         "not with 'mg'"),
+        ("Only 30 % of users enabled it.", "It was enabled by 30 users, 12 % of the total.",
+         "only as '30 users', not with 'percent'"),
+        ("Refunds are processed within 30 business days.",
+         "Customers can return any unused product within 30 days of delivery for a full refund. "
+         "Refunds are processed within five business days after the item reaches our warehouse.",
+         "about the claim's subject it states 'five business days"),
+    ],
+)  # fmt: skip
+def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_attached_to(claim, source, why, full):
+    for v in (det(claim, source), full.check_pair(claim, source)):
+        assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+    assert why in det(claim, source).reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The tower is 330 m tall.", "The tower is 330 metres tall."),
+        ("The tower is 330 meters tall.", "The tower is 330 m tall."),
+        ("The tower is 330 metres tall.", "The tower is 330m tall."),
+        ("Tickets cost €12.90.", "A ticket costs 12.90 euros."),
+        ("Tickets cost 12.90 euros.", "A ticket costs EUR 12.90."),
+        ("Thirty percent of the staff work remotely.", "30 % of the staff work remotely."),
+        ("30% of the staff work remotely.", "Thirty per cent of the staff work remotely."),
+        ("The company had 4,990 employees.", "The company had 4 990 employees."),
+        ("Refunds take 90 business days.", "Refunds take ninety days."),
+        ("Refunds take five business days.", "Refunds take 5 business days."),
+        ("The warranty lasts twelve months.", "Electronics carry a 12-month warranty."),
+        ("Refunds take at least 5 days.", "Refunds take 5 to 10 days."),
+        ("The company had 4,990 employees in 2019.", "In 2019 the company had 4,990 employees, up 30 % on 2018."),
+        ("Carriers of BRCA 1 mutations face a higher risk.", "BRCA 1 carriers face a higher risk of cancer."),
+        ("Sea level rose about 8 inches.", "Sea level rose 8.3 (plus or minus 1) inches."),
+        ("The hotel has 45 rooms.", "The hotel has 45 rooms and 120 parking spaces."),
+    ],
+)  # fmt: skip
+def test_a_number_stated_with_its_unit_or_thing_any_spelling_passes_the_numbers_check(claim, source):
+    v = det(claim, source)
+    assert v.stage != "numbers", v.reason
+
+
+def test_units_written_several_ways_are_one_unit():
+    assert {unit_of(w) for w in ("m", "metre", "metres", "meter", "Meters")} == {"metre"}
+    assert {unit_of(w) for w in ("€", "EUR", "euros")} == {"euro"}
+    assert {unit_of(w) for w in ("%", "percent", "pct")} == {"percent"}
+    assert unit_of("business") is None and unit_of("in") is None
+
+
+# -- negation -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Gift cards can be refunded.", "Gift cards cannot be refunded."),
+        ("Gift cards cannot be refunded.", "Gift cards can be refunded."),
+        ("Gift cards can be refunded.", "Gift cards can't be refunded."),
+        ("The warranty is transferable.", "The warranty isn't transferable."),
+        ("The app works offline.", "The app doesn't work offline."),
+        ("Orders ship today.", "Orders won't ship today."),
+        ("Card numbers are stored.", "Card numbers are never stored."),
+        ("Card numbers are stored.", "Card numbers are no longer stored."),
+        ("Electronics do not carry a warranty.", "Electronics carry a twelve month warranty."),
+    ],
+)  # fmt: skip
+def test_a_negation_mismatch_is_unsupported_for_the_deterministic_and_full_checkers(claim, source, full):
+    assert polarity_conflicts(claim, source)
+    for v in (det(claim, source), full.check_pair(claim, source)):
+        assert (v.label, v.stage) == ("unsupported", "negation"), v.reason
+        assert "contradicts the claim" in v.reason
+
+
+def test_the_reason_names_the_negation_and_the_word():
+    v = det("Gift cards can be refunded.", "Gift cards cannot be refunded.")
+    assert v.reason == ("S1 contradicts the claim: the source says 'cannot' before 'refunded' and the claim "
+                        "does not ('refunded')")
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Gift cards are not refundable.", "Gift cards cannot be refunded."),
+        ("Card numbers are not stored.", "Card numbers are never stored."),
+        ("Shipping is free.", "Shipping is not only free but fast."),
+        ("Refunds take up to 5 days.", "Refunds take no more than 5 days."),
+        ("The drug reduces hospital stays.", "The drug did not increase mortality and reduces hospital stays."),
+        ("The form is checked.", "Whether or not it is signed, the form is checked."),
+        ("Gift cards never expire.", "Gift cards can be bought at every till and never expire."),
+    ],
+)  # fmt: skip
+def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(claim, source):
+    assert polarity_conflicts(claim, source) == []
+    assert det(claim, source).stage != "negation"
+
+
+# -- exact numbers, and a reader that never crashes ---------------------------------------------------------
+def test_two_different_numbers_too_large_for_a_float_do_not_match():
+    a, b = "9" * 400, "9" * 399 + "8"
+    assert number_keys(a) == {a} and number_keys(b) == {b}
+    v = det(f"The count is {a}.", f"The count is {b}.")
+    assert (v.label, v.stage) == ("unsupported", "numbers")
+    assert det(f"The count is {a}.", f"The count is {a}.").label == "supported"
+
+
+def test_a_huge_number_phrase_has_a_defined_reading_and_no_overflow():
+    text = "nine hundred " * 150
+    mentions = extract_numbers(text)
+    assert len(mentions) == -(-300 // MAX_RUN_WORDS)  # read as runs of at most MAX_RUN_WORDS words
+    assert all(m.keys for m in mentions)
+    assert det(f"There are {text}items.", "There are 5 items.").label == "unsupported"
+    assert number_keys("7" * 5000)  # past int()'s 4,300-digit limit: still exact, no ValueError
+
+
+_PIECES = st.sampled_from(
+    [" ", "-", ",", ".", "%", "$", "€", " and ", " a ", "one", "nine", "hundred", "thousand", "million", "billion",
+     "trillion", "first", "twentieth", "hundredth", "9" * 50, "0", "4 990", "1.5", "3rd", "12:30", "5 pm",
+     "2020-03-05", "1990s", "m", "km", "per cent", "about ", "more than ", "[S1]", "\n1. ", "ſ", "İ", "\u00a0"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.lists(_PIECES, max_size=120).map("".join)))
+def test_the_number_reader_raises_nothing_but_its_own_errors_on_any_text(text):
+    try:
+        found = extract_numbers(text)
+        for m in found:
+            assert 0 <= m.start < m.end <= len(text) and m.keys
+            assert not any(k.isalpha() for k in m.keys)
+    except CiteboundError:
+        pass
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join), st.lists(_PIECES, max_size=80).map("".join))
+def test_checking_any_claim_against_any_source_never_raises(claim, source):
+    v = check_claim(claim + " [S1]", ["S1"], {"S1": source})
+    assert v.label in ("supported", "partial", "unsupported")
+
+
+_VALUES = st.one_of(
+    st.integers(-(10**500), 10**500),
+    st.fractions(max_denominator=10**6),
+    st.builds(lambda n, k: Fraction(n, 10**k), st.integers(-(10**60), 10**60), st.integers(0, 40)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUES, _VALUES)
+def test_canonical_keys_are_equal_exactly_when_the_values_are(a, b):
+    assert (canonical(a) == canonical(b)) == (a == b)
+    assert canonical(Fraction(a)) == canonical(a)  # the same value in another type: the same key
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("0123456789", min_size=1, max_size=600), st.text("0123456789", min_size=1, max_size=600))
+def test_digit_strings_share_a_key_only_when_their_values_are_equal(a, b):
+    assert (number_keys(a) == number_keys(b)) == (int(a) == int(b))

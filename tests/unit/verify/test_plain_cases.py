@@ -1,0 +1,134 @@
+"""Plain-language cases a user tries first (tests/unit/verify/plain_cases.jsonl, written for this test:
+one line each, claim + source + gold label), through the `deterministic` and `full` checkers.
+
+The set: 63 cases, 32 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
+"never stored", "no longer"), a true number on the wrong attribute, thing, sentence or year, an
+invented author or cause, a comparison turned around, a unit or number written two ways (supported),
+and plain paraphrases (supported). `rule: true` marks the cases the deterministic rules decide
+(checks/numbers.py, checks/negation.py): an unsupported one must be unsupported, by those rules,
+for every checker (a claim that contradicts its source or puts a true number on the wrong thing is
+never shown); a supported one must never be blocked by them.
+
+Balanced accuracy measured on this set (2026-11-30, the shipped entailment model and its calibrated
+`full` threshold): deterministic 0.840, full 0.873 (before the numbers-in-context and negation
+rules: 0.541 and 0.655). The floors below sit just under those figures. Cases a checker still gets
+wrong and no rule can catch (comparisons turned around, a true number on another attribute with the
+same unit, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
+when a better model fixes one, its marker must go.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from citebound.verify.checkers import make_checker  # noqa: E402
+
+CASES = [json.loads(line) for line in (Path(__file__).with_name("plain_cases.jsonl")).read_text().splitlines() if line]
+BY_ID = {c["id"]: c for c in CASES}
+CHECKERS = ("deterministic", "full")
+RULE_STAGES = ("numbers", "negation")
+BA_FLOOR = {"deterministic": 0.82, "full": 0.85}
+
+_COMPARISON = "a comparison turned around keeps every word of the source; no rule reads comparatives"
+KNOWN_MISSES = {
+    "deterministic": {
+        "num-same-unit-attribute": "330 metres is in the source, with the same unit, for the height, and 'wide' is in the same sentence",
+        "cmp-more-less": _COMPARISON + " ('more'/'less' are stop words)",
+        "cmp-swapped": _COMPARISON + " (the swapped order costs only word pairs)",
+        "unit-space-thousands": "word pairs read '4 990' as two tokens, so '4990 employees' finds no pair",
+        "para-up-to-five": "'take' is not in the source ('processed within'): word overlap 3/4",
+        "para-never-sold": "'sold' does not stem to 'sell'",
+        "para-eu-shipping": "'inside'/'free' against 'within'/'costs nothing': a paraphrase",
+        "num-hedged": "'work for the company' against 'employs': a paraphrase",
+        "neg-both-never-not": "'not' is a term and the source says 'never': overlap 4/5",
+        "neg-both-paraphrase": "'used' against 'work': a paraphrase",
+    },
+    "full": {
+        "num-same-unit-attribute": "330 metres is in the source, with the same unit, for the height; the model says P = 0.96",
+        "cmp-faster-slower": _COMPARISON + "; the model says P = 0.77",
+        "cmp-more-less": _COMPARISON + "; the model says P = 0.76",
+        "cmp-fewer-more": _COMPARISON + "; the model says P = 0.69",
+        "cmp-swapped": _COMPARISON + "; the model says P = 0.78",
+        "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
+        "para-never-sold": "the model scores 'never sold' against 'never sell' P = 0.16",
+        "para-eu-shipping": "the model scores 'free' against 'costs nothing' P = 0.25",
+    },
+}
+
+
+@cache
+def checker(name: str):
+    return make_checker(name)
+
+
+@cache
+def verdict(name: str, case_id: str):
+    case = BY_ID[case_id]
+    return checker(name).check_pair(case["claim"], case["source"])
+
+
+def predicted(name: str, case_id: str) -> str:
+    return "supported" if verdict(name, case_id).label == "supported" else "unsupported"
+
+
+def balanced_accuracy(name: str) -> float:
+    recalls = []
+    for gold in ("supported", "unsupported"):
+        ids = [c["id"] for c in CASES if c["gold"] == gold]
+        recalls.append(sum(predicted(name, i) == gold for i in ids) / len(ids))
+    return sum(recalls) / 2
+
+
+def test_the_set_is_plain_balanced_and_covers_every_kind():
+    assert len(CASES) >= 40 and len(BY_ID) == len(CASES)
+    unsupported = sum(c["gold"] == "unsupported" for c in CASES)
+    assert 0.4 <= unsupported / len(CASES) <= 0.6
+    assert {c["kind"] for c in CASES} == {"negation", "number", "comparison", "invented", "unit", "paraphrase"}
+    assert all(len(c["claim"]) < 120 and len(c["source"]) < 200 for c in CASES)
+    for name, misses in KNOWN_MISSES.items():
+        assert set(misses) <= set(BY_ID), name
+
+
+RULE_UNSUPPORTED = [c["id"] for c in CASES if c["rule"] and c["gold"] == "unsupported"]
+RULE_SUPPORTED = [c["id"] for c in CASES if c["rule"] and c["gold"] == "supported"]
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+@pytest.mark.parametrize("case_id", RULE_UNSUPPORTED)
+def test_a_contradiction_or_a_number_on_the_wrong_thing_is_never_supported(name, case_id):
+    v = verdict(name, case_id)
+    assert v.label == "unsupported", (v.stage, v.reason)
+    assert v.stage in RULE_STAGES, v.reason  # decided by a rule, whatever a model would say
+    assert v.reason.startswith("evidence ")  # names the source and what failed
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+@pytest.mark.parametrize("case_id", RULE_SUPPORTED)
+def test_the_rules_never_block_a_restatement(name, case_id):
+    v = verdict(name, case_id)
+    assert v.stage not in RULE_STAGES, v.reason
+
+
+def _marked(name: str, case_id: str):
+    reason = KNOWN_MISSES[name].get(case_id)
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(name, case_id, marks=marks, id=f"{name}-{case_id}")
+
+
+@pytest.mark.parametrize("name,case_id", [_marked(n, c["id"]) for n in CHECKERS for c in CASES])
+def test_each_case(name, case_id):
+    assert predicted(name, case_id) == BY_ID[case_id]["gold"], verdict(name, case_id).reason
+
+
+@pytest.mark.parametrize("name", CHECKERS)
+def test_balanced_accuracy_per_checker(name):
+    ba = balanced_accuracy(name)
+    print(f"plain cases, {name}: balanced accuracy {ba:.3f} on {len(CASES)} cases")
+    assert ba >= BA_FLOOR[name], ba
