@@ -4,8 +4,8 @@ Sentence similarity cannot tell a question its source answers from one written t
 it (SQuAD 2.0's swapped entity, inserted negation, impossible condition). The model shipped in
 citebound/models/answerability/ is a MiniLM cross-encoder fine-tuned on (question, sentence) pairs of
 SQuAD 2.0 dev's fit half (see its README.md): P(the sentence answers the question). It runs on
-onnxruntime + tokenizers through the entailment scorer's loader and batching (same inputs and output),
-so no torch and no network.
+onnxruntime + tokenizers through the cross-encoder runtime it shares with the entailment model
+(`citebound.models.cross_encoder`), so no torch and no network, and no import of `citebound.verify`.
 
 A question's answerability is the best P over the candidate sentences; `combine()` mixes it with the
 extractive relevance as calibration.json says (weights and thresholds chosen on the dev calibration half).
@@ -13,37 +13,34 @@ extractive relevance as calibration.json says (weights and thresholds chosen on 
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from citebound.errors import ModelUnavailableError
+from citebound.models import ANSWERABILITY_DIR
+from citebound.models import cross_encoder
 
-MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "answerability"
+MODEL_DIR = ANSWERABILITY_DIR
 MODEL_FILE = MODEL_DIR / "model.onnx"
 CALIBRATION_FILE = MODEL_DIR / "calibration.json"
 
 _lock = threading.Lock()
-_scorer = None
-_calibration: dict[str, Any] | None = None
+_scorer: cross_encoder.OnnxCrossEncoder | None = None
 
 
-def shared_scorer():
+def shared_scorer() -> cross_encoder.OnnxCrossEncoder:
     """The process-wide answerability scorer (loads the ONNX model on first use, never at import)."""
     global _scorer
     with _lock:
         if _scorer is None:
-            from citebound.verify.checks.entailment import OnnxEntailmentScorer
-
             if not MODEL_FILE.is_file():
                 raise ModelUnavailableError(f"answerability model not found: {MODEL_FILE} (reinstall citebound)")
-            # One pair per run: dynamic int8 quantisation scales activations per batch, so in a batch a
-            # sentence's score would depend on which other sentences were retrieved (up to ~0.07 here).
-            # Alone it is a function of (question, sentence) only; and short pairs need no padding.
-            scorer = OnnxEntailmentScorer(MODEL_FILE, max_windows=None, batch_size=1)
+            # One pair per run (the runtime's default): dynamic int8 quantisation scales activations per
+            # batch, so in a batch a sentence's score would depend on which other sentences were retrieved
+            # (up to ~0.07 here). Alone it is a function of (question, sentence) only.
+            scorer = cross_encoder.OnnxCrossEncoder(MODEL_FILE, batch_size=1)
             scorer.name = "minilm-answerability"
             _scorer = scorer.warm_up()
         return _scorer
@@ -57,14 +54,9 @@ def sentence_answerability(question: str, sentences: Sequence[str]) -> list[floa
 
 
 def load_calibration() -> dict[str, Any]:
-    """How to combine the signals, and each signal's threshold, as chosen on the dev calibration half."""
-    global _calibration
-    if _calibration is None:
-        try:
-            _calibration = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ModelUnavailableError(f"unreadable answerability calibration {CALIBRATION_FILE}: {exc}") from exc
-    return _calibration
+    """How to combine the signals, and each signal's threshold, as chosen on the dev calibration half
+    (`citebound.models.cross_encoder.load_calibration`: a missing file is a ModelUnavailableError)."""
+    return cross_encoder.load_calibration(MODEL_DIR)
 
 
 def logit(p: float, eps: float = 1e-6) -> float:

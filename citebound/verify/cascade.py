@@ -19,7 +19,10 @@ For one claim and each source it cites:
              stems) see word order. Blend, pairs (weight 0.25) and negation were chosen on the dev
              splits (bench/verify_ablation.py; docs/verifier.md).
 4. semantic  optional (`semantic=` an EntailmentScorer, see checks/base.py): replaces step 3's decision
-             for sources that passed 1-2; P(supported) >= threshold -> supported.
+             for sources that passed 1-2. The model's P(supported) is the score, or is blended with the
+             lexical score (`lexical_weight`), or combined with the deterministic signals by a fitted
+             logistic `gate` (`gate_features`); score >= threshold -> supported. The `model` and `full`
+             checkers (model_checkers.py) configure this one stage.
 
 A claim is supported if any cited source supports it (the best source check wins); a claim that cites
 nothing is `uncited`. `score` is in [0, 1], higher = better supported: the lexical score (or the
@@ -37,6 +40,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citebound.models.gate import Gate
+from citebound.text.sentences import split_sentences
 from citebound.verify.checks.base import LABEL_RANK, EntailmentScorer, Label, SourceCheck
 from citebound.verify.checks.ids import missing_source, resolve_ids
 from citebound.verify.checks.lexical import (
@@ -56,7 +61,7 @@ from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations,
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
-from citebound.verify.spans import best_window
+from citebound.verify.spans import best_window, find_span
 
 BLOCKED_SCORE_FACTOR = 0.25
 DEFAULT_THRESHOLD = 0.8
@@ -77,6 +82,12 @@ class Cascade:
     negation: bool = True
     semantic: EntailmentScorer | None = None
     name: str = "deterministic"
+    # semantic stage only: score = (1 - lexical_weight) * P + lexical_weight * lexical score, unless a
+    # `gate` (citebound.models.gate.Gate) combines P with the deterministic signals; `quote_shortcut`
+    # supports a claim its source states word for word without a model call.
+    lexical_weight: float = 0.0
+    gate: Gate | None = None
+    quote_shortcut: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.threshold <= 1.0:
@@ -115,7 +126,7 @@ class Cascade:
             if blocked is not None:
                 return blocked
         if self.semantic is not None:
-            return self._semantic_check(claim, source_id, source, doc_share, missing_terms)
+            return self._model_check(claim, terms, source_id, source, doc_share, missing_terms)
         return self._lexical_check(claim, terms, source_id, source, doc_share, missing_terms)
 
     def _numbers_check(self, claim: str, source_id: str, source: str, doc_share: float,
@@ -146,18 +157,6 @@ class Cascade:
             f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
             missing_terms=tuple(missing_terms), fraction=doc_share,
         )  # fmt: skip
-
-    def _semantic_check(self, claim: str, source_id: str, source: str, doc_share: float,
-                        missing_terms: list[str]) -> SourceCheck:  # fmt: skip
-        assert self.semantic is not None
-        p, s, e = self.semantic.best_window(claim, source)
-        p = min(1.0, max(0.0, float(p)))
-        label: Label = "supported" if p >= self.threshold else "unsupported"
-        name = getattr(self.semantic, "name", "model")
-        return SourceCheck(source_id, label, p, "semantic",
-                           f"{source_id}: {name} P(supported) = {p:.2f} (threshold {self.threshold:.2f})",
-                           span=(s, e) if e > s else None, missing_terms=tuple(missing_terms),
-                           fraction=doc_share)  # fmt: skip
 
     def _lexical_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
                        missing_terms: list[str]) -> SourceCheck:  # fmt: skip
@@ -198,6 +197,37 @@ class Cascade:
         return SourceCheck(source_id, label, score, "lexical", reason, span=span,
                            missing_terms=tuple(missing_terms), fraction=doc_share)
 
+    # -- the semantic stage (one implementation: the `model` and `full` checkers configure it) -------------
+    def _model_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
+                     missing_terms: list[str]) -> SourceCheck:  # fmt: skip
+        """After ids and numbers: a word-for-word copy is supported as stage "quote" (with
+        `quote_shortcut`); otherwise the model's P(supported) for its best window, combined with the
+        deterministic signals by the `gate` (a logistic model, citebound/models/gate.py) when there is
+        one, else blended with the lexical score by `lexical_weight`; supported when >= threshold."""
+        assert self.semantic is not None
+        if self.quote_shortcut and (span := find_span(source, claim)) is not None:
+            return SourceCheck(source_id, "supported", 1.0, "quote", f"{source_id} states the claim word for word",
+                               span=span, missing_terms=tuple(missing_terms), fraction=doc_share)  # fmt: skip
+        p, start, end = self.semantic.best_window(claim, source)
+        p = min(1.0, max(0.0, float(p)))
+        name = getattr(self.semantic, "name", "model")
+        reason = f"{source_id}: {name} P(supported) = {p:.2f}"
+        score = p
+        if self.gate is not None:
+            lexical = self._lexical_check(claim, terms, source_id, source, doc_share, missing_terms)
+            features = gate_features(claim, terms, source, p, (start, end), doc_share, lexical.score, self.stemming)
+            score = self.gate.probability(features)
+            reason += f", lexical {lexical.score:.2f}, coverage {features['coverage']:.2f} -> gate {score:.2f}"
+        elif self.lexical_weight:
+            lexical = self._lexical_check(claim, terms, source_id, source, doc_share, missing_terms)
+            score = (1 - self.lexical_weight) * p + self.lexical_weight * lexical.score
+            reason += f", lexical {lexical.score:.2f} -> {score:.2f}"
+        label: Label = "supported" if score >= self.threshold else "unsupported"
+        return SourceCheck(
+            source_id, label, score, "semantic", f"{reason} (threshold {self.threshold:.2f})",
+            span=(start, end) if end > start else None, missing_terms=tuple(missing_terms), fraction=doc_share,
+        )  # fmt: skip
+
     # -- one claim, its cited sources ----------------------------------------------------------------
     def check_claim(self, claim: str, cited_ids: Sequence[str], sources: Mapping[str, str]) -> ClaimVerdict:
         """The verdict for one claim citing `cited_ids` among `sources` (id -> text)."""
@@ -219,3 +249,35 @@ class Cascade:
     def check_pair(self, claim: str, evidence: str) -> ClaimVerdict:
         """A claim against one piece of evidence (the batch format): cites it as `evidence`."""
         return self.check_claim(claim, ("evidence",), {"evidence": evidence})
+
+
+def gate_features(claim: str, terms: Terms, source: str, p: float, span: tuple[int, int], doc_share: float,
+                  lexical: float, stemming: bool = True) -> dict[str, float]:  # fmt: skip
+    """The signals the gate combines for one claim and one source that passed ids and numbers:
+
+    - `logit_p`: the model's P(supported) for its best window, as a logit (clipped at 1e-4);
+    - `lexical`: the deterministic cascade's score (stems, best lexical window, word pairs, negation);
+    - `support`: share of the claim's terms found anywhere in the source;
+    - `coverage`: share of the claim's terms found inside the model's best window;
+    - `negation`: 1 when the claim states a negation the model's best window lacks;
+    - `numbers`: 1 when the claim states a number (which the numbers stage found in the source);
+    - `claim_terms`: log(1 + number of distinct claim terms);
+    - `claim_sentences`: 1 when the claim has more than one sentence.
+    """
+    import math
+
+    start, end = span
+    window = source[start:end] if end > start else ""
+    window_terms = source_stemmed_terms(window, terms) if stemming else source_plain_terms(window)
+    coverage, _ = support_fraction(terms, window_terms)
+    q = min(1 - 1e-4, max(1e-4, p))
+    return {
+        "logit_p": math.log(q / (1 - q)),
+        "lexical": lexical,
+        "support": doc_share,
+        "coverage": coverage,
+        "negation": 1.0 if missing_negations(claim, window) else 0.0,
+        "numbers": 1.0 if claim_numbers(claim) else 0.0,
+        "claim_terms": math.log1p(len(terms.terms)),
+        "claim_sentences": 1.0 if len(split_sentences(claim)) > 1 else 0.0,
+    }

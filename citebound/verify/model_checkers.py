@@ -1,12 +1,16 @@
 """The model-based checkers registered in citebound.verify.checkers:
 
 - `model`: the entailment model alone (ids still apply: a citation to no source is unsupported).
-- `full`:  ids -> numbers -> the entailment model, with the lexical share as a further signal:
-           score = (1 - w) * P(supported) + w * lexical share, supported when score >= threshold.
+- `full`:  ids -> numbers -> quote -> the entailment model combined with the deterministic signals:
+           by the calibrated gate (`citebound/models/entailment/gate.json`, a logistic model over the
+           model's probability, the lexical score, coverage, negation, ...; training/fit_gate.py) when
+           it was fitted for the shipped model, else score = (1 - w) * P(supported) + w * lexical score.
 
-Thresholds (and w) come from citebound/models/entailment/calibration.json, chosen on the held-out
-half of the claims/ dev splits (training/calibrate.py), unless `threshold=` is given. With a model of
-your own (`model=` an .onnx file or a Hugging Face directory) the default threshold is 0.5 and w = 0.
+Both are the cascade's one semantic stage (`Cascade._model_check`) configured differently; this module
+adds the optional LLM judge. Thresholds (and w) come from calibration.json / gate.json beside the model,
+chosen on the held-out half of the claims/ dev splits, unless `threshold=` is given. With a model of
+your own (`model=` an .onnx file or a Hugging Face directory) the default threshold is 0.5, w = 0 and
+no gate.
 
 Scorers are shared per model spec, so several checkers in one process load the model once and reuse
 each other's pair scores.
@@ -15,14 +19,17 @@ each other's pair scores.
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from citebound.models import ENTAILMENT_DIR
+from citebound.models.cross_encoder import load_calibration
+from citebound.models.gate import Gate, load_gate
 from citebound.verify.cascade import Cascade
 from citebound.verify.checks.base import SourceCheck
-from citebound.verify.checks.entailment import load_calibration, load_scorer
-from citebound.verify.spans import find_span
+from citebound.verify.checks.entailment import DEFAULT_MODEL, load_scorer
 
 _SCORERS: dict[str, object] = {}
 _LOCK = threading.Lock()
@@ -41,33 +48,42 @@ def shared_scorer(model: str | None = None):
 def _settings(kind: str, model: str | None) -> dict:
     if model is not None:
         return {"threshold": UNCALIBRATED_THRESHOLD, "lexical_weight": 0.0}
-    entry = load_calibration().get(kind, {})
+    entry = load_calibration(ENTAILMENT_DIR).get(kind, {})
     return {"threshold": float(entry.get("threshold", UNCALIBRATED_THRESHOLD)),
             "lexical_weight": float(entry.get("lexical_weight", 0.0))}  # fmt: skip
 
 
+def shipped_gate() -> Gate | None:
+    """The gate beside the shipped model, or None when there is none or it was fitted for another
+    model.onnx (then a warning says to re-run training/fit_gate.py)."""
+    gate = load_gate(ENTAILMENT_DIR)
+    if gate is not None and not gate.fits(DEFAULT_MODEL):
+        warnings.warn(
+            f"{ENTAILMENT_DIR / 'gate.json'} was fitted for another model.onnx; `full` uses the calibrated "
+            "blend instead (re-run training/fit_gate.py)", stacklevel=3,
+        )  # fmt: skip
+        return None
+    return gate
+
+
 @dataclass(frozen=True)
 class ModelCascade(Cascade):
-    """The cascade with the entailment model deciding after the ids and numbers checks.
+    """The cascade with the entailment model deciding after the ids and numbers checks, and an optional
+    LLM judge `(claim, passage) -> verdict with .label/.reason` (citebound.verify.judge.LlmJudge) that
+    sees the model's best window and has the last word; an "unverified" verdict leaves the model's.
 
     The deterministic stages run unchanged (a number the source does not state still blocks, with no
     model call); a claim the source states word for word (find_span's normalisation) is supported as
-    stage "quote" without a model call, since a copied sentence is entailed by where it was copied
-    from and a small model's noise should not remove it; then score = (1 - lexical_weight) * P(supported) + lexical_weight * the lexical score,
-    supported when score >= threshold. The verdict's stage is "numbers", "semantic" or "judge".
+    stage "quote" without a model call (`quote_shortcut`), since a copied sentence is entailed by where it
+    was copied from. The verdict's stage is "numbers", "quote", "semantic" or "judge".
     """
 
-    lexical_weight: float = 0.0
-    # optional LLM judge `(claim, passage) -> verdict with .label/.reason` (citebound.verify.judge.LlmJudge):
-    # it sees the model's best window and has the last word; an "unverified" verdict leaves the model's.
     judge: Callable[[str, str], Any] | None = None
     quote_shortcut: bool = True
 
     def check_source(self, claim: str, source_id: str, source: str) -> SourceCheck:
-        if self.semantic is None:
-            return super().check_source(claim, source_id, source)
-        check = self._model_check(claim, source_id, source)
-        if self.judge is None or check.stage != "semantic":
+        check = super().check_source(claim, source_id, source)
+        if self.semantic is None or self.judge is None or check.stage != "semantic":
             return check
         start, end = check.span or (0, len(source))
         verdict = self.judge(claim, source[start:end])
@@ -76,32 +92,6 @@ class ModelCascade(Cascade):
         return replace(
             check, label=verdict.label, stage="judge",
             reason=f"{source_id}: judge says {verdict.label} ({verdict.reason}); {check.reason}",
-        )  # fmt: skip
-
-    def _model_check(self, claim: str, source_id: str, source: str) -> SourceCheck:
-        lexical = None
-        if self.numbers or self.lexical_weight:
-            lexical = replace(self, semantic=None, threshold=1.0, partial_floor=0.0).check_source(
-                claim, source_id, source
-            )
-            if lexical.stage != "lexical":  # blocked by a deterministic stage: it decides
-                return lexical
-        if self.quote_shortcut and (span := find_span(source, claim)) is not None:
-            return SourceCheck(source_id, "supported", 1.0, "quote",
-                               f"{source_id} states the claim word for word", span=span)
-        p, start, end = self.semantic.best_window(claim, source)
-        p = min(1.0, max(0.0, float(p)))
-        name = getattr(self.semantic, "name", "model")
-        reason = f"{source_id}: {name} P(supported) = {p:.2f}"
-        score = p
-        if lexical is not None and self.lexical_weight:
-            score = (1 - self.lexical_weight) * p + self.lexical_weight * lexical.score
-            reason += f", lexical {lexical.score:.2f} -> {score:.2f}"
-        label = "supported" if score >= self.threshold else "unsupported"
-        return SourceCheck(
-            source_id, label, score, "semantic", f"{reason} (threshold {self.threshold:.2f})",
-            span=(start, end) if end > start else None,
-            missing_terms=lexical.missing_terms if lexical is not None else (),
         )  # fmt: skip
 
 
@@ -114,11 +104,23 @@ def model_checker(*, threshold: float | None = None, model: str | None = None, *
     )  # fmt: skip
 
 
-def full_checker(*, threshold: float | None = None, model: str | None = None, **options) -> ModelCascade:
-    """ids -> numbers -> model (+ lexical share)."""
-    settings = _settings("full", model)
-    options.setdefault("lexical_weight", settings["lexical_weight"])
+def full_checker(*, threshold: float | None = None, model: str | None = None, gate: Gate | None | bool = True,
+                 **options) -> ModelCascade:  # fmt: skip
+    """ids -> numbers -> quote -> model, combined with the deterministic signals by the shipped gate
+    (`gate=True`, the default, when it fits the shipped model), a `Gate` of your own, or (`gate=False`,
+    or no usable gate) blended with the lexical score as calibration.json says."""
+    if gate is True:
+        gate = shipped_gate() if model is None else None
+    elif gate is False:
+        gate = None
+    if gate is not None:
+        options.setdefault("lexical_weight", 0.0)
+        default_threshold = gate.threshold
+    else:
+        settings = _settings("full", model)
+        options.setdefault("lexical_weight", settings["lexical_weight"])
+        default_threshold = settings["threshold"]
     return ModelCascade(
-        threshold=settings["threshold"] if threshold is None else threshold, partial_floor=0.0,
-        semantic=shared_scorer(model), name="full", **options,
+        threshold=default_threshold if threshold is None else threshold, partial_floor=0.0,
+        semantic=shared_scorer(model), gate=gate, name="full", **options,
     )  # fmt: skip

@@ -1,22 +1,19 @@
 """The shipped entailment model (int8 ONNX inside the package), loaded with no network, and its windowing."""
 
-import os
+import json
+import math
+import subprocess
+import sys
 
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-from citebound.errors import InputError, ModelUnavailableError  # noqa: E402
-from citebound.text.sentences import sentence_spans  # noqa: E402
-from citebound.verify.checkers import make_checker  # noqa: E402
-from citebound.verify.checks.entailment import (  # noqa: E402
-    DEFAULT_MODEL,
-    OnnxEntailmentScorer,
-    load_calibration,
-    load_scorer,
-    plan_windows,
-)
-from citebound.verify.model_checkers import shared_scorer  # noqa: E402
+from citebound.errors import CiteboundError, InputError, ModelUnavailableError
+from citebound.models import ENTAILMENT_DIR
+from citebound.models.cross_encoder import load_calibration
+from citebound.text.sentences import sentence_spans
+from citebound.verify.checkers import make_checker
+from citebound.verify.checks.entailment import DEFAULT_MODEL, OnnxEntailmentScorer, load_scorer, plan_windows
+from citebound.verify.model_checkers import shared_scorer
 
 WARRANTY = "Electronics carry a twelve month warranty covering manufacturing defects only."
 REFUND = "Customers get a refund within 30 days."
@@ -39,9 +36,30 @@ def model():
 
 def test_shipped_model_is_inside_the_package_and_small():
     assert DEFAULT_MODEL.is_file() and DEFAULT_MODEL.stat().st_size <= 30 * 1024 * 1024
-    assert os.environ["HF_HUB_OFFLINE"] == "1"
-    cal = load_calibration()
+    cal = load_calibration(ENTAILMENT_DIR)
     assert 0.0 < cal["model"]["threshold"] < 1.0 and 0.0 < cal["full"]["threshold"] < 1.0
+
+
+def test_the_model_scores_with_no_network_library_loaded():
+    # offline by construction: scoring imports onnxruntime and tokenizers, never a hub client
+    script = (
+        "import sys; from citebound.verify.checkers import make_checker; "
+        "v = make_checker('full').check_pair('The warranty lasts twelve months.', "
+        "'Electronics carry a twelve month warranty covering manufacturing defects only.'); "
+        "assert v.stage == 'semantic', v; "
+        "print(','.join(m for m in sys.modules if m.split('.')[0] in ('huggingface_hub', 'transformers', 'torch', 'requests')))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_a_missing_calibration_file_is_a_clear_error_naming_it(tmp_path):
+    with pytest.raises(ModelUnavailableError, match="calibration.json") as err:
+        load_calibration(tmp_path)
+    assert str(tmp_path) in str(err.value) and isinstance(err.value, CiteboundError)
+    (tmp_path / "calibration.json").write_text("{not json")
+    with pytest.raises(ModelUnavailableError, match="unreadable"):
+        load_calibration(tmp_path)
 
 
 @pytest.mark.parametrize("name", ["model", "full"])
@@ -134,7 +152,7 @@ def test_scores_do_not_depend_on_what_else_is_scored():
     for (claim, passage), got in zip(pairs, batch):
         single = fresh.best_window(claim, passage)
         assert got == single
-        fresh._cache.clear()
+        fresh.clear_cache()
         assert fresh.best_window(claim, passage) == single  # deterministic for the same input
     assert batch[2] == (0.0, 0, 0)
 
@@ -187,5 +205,73 @@ def test_hugging_face_directory_names_the_extra(tmp_path):
         with pytest.raises(ModelUnavailableError, match=r"citebound\[hf\]"):
             scorer.warm_up()
     else:  # with the extra installed, an empty config is still a clear error, never a download
-        with pytest.raises(Exception):
+        with pytest.raises(ModelUnavailableError):
             scorer.warm_up()
+
+
+# -- the shared runtime and the calibrated gate ----------------------------------------------------------
+def test_verify_and_generation_share_one_runtime_and_one_calibration_loader():
+    from citebound.generation import answerability
+    from citebound.models import cross_encoder
+
+    assert isinstance(shared_scorer(), cross_encoder.OnnxCrossEncoder)
+    assert isinstance(answerability.shared_scorer(), cross_encoder.OnnxCrossEncoder)
+    assert answerability.load_calibration() is cross_encoder.load_calibration(answerability.MODEL_DIR)
+
+
+def test_clear_cache_forgets_pair_scores_but_not_the_scores_themselves():
+    scorer = OnnxEntailmentScorer()
+    first = scorer.score_pairs([("The warranty lasts twelve months.", WARRANTY)])
+    assert scorer._cache
+    scorer.clear_cache()
+    assert not scorer._cache
+    assert scorer.score_pairs([("The warranty lasts twelve months.", WARRANTY)]) == first
+
+
+def test_gate_is_a_logistic_model_over_named_features(tmp_path):
+    from citebound.models.gate import Gate, load_gate
+
+    gate = Gate(features=("a", "b"), weights=(2.0, -1.0), bias=0.5, mean=(0.0, 1.0), scale=(1.0, 2.0), threshold=0.6)
+    # z = 0.5 + 2 * (1 - 0) / 1 - 1 * (3 - 1) / 2 = 1.5
+    assert gate.probability({"a": 1.0, "b": 3.0}) == pytest.approx(1 / (1 + math.exp(-1.5)))
+    with pytest.raises(KeyError):
+        gate.probability({"a": 1.0})
+    assert load_gate(tmp_path) is None  # a model without a gate
+    (tmp_path / "gate.json").write_text(json.dumps(gate.to_dict()))
+    assert load_gate(tmp_path) == gate
+    (tmp_path / "gate.json").write_text("{}")
+    with pytest.raises(ModelUnavailableError, match="gate.json"):
+        load_gate(tmp_path)
+
+
+def test_the_shipped_gate_fits_the_shipped_model_and_the_full_checker_uses_it(full):
+    from citebound.models.gate import load_gate
+    from citebound.verify.cascade import gate_features
+
+    gate = load_gate(ENTAILMENT_DIR)
+    if gate is None:
+        pytest.skip("no gate.json shipped: `full` blends P with the lexical score (calibration.json)")
+    assert gate.fits(DEFAULT_MODEL), "gate.json was fitted for another model.onnx: run training/fit_gate.py"
+    assert full.gate == gate and full.threshold == gate.threshold
+    assert all(f"`{f}`" in (gate_features.__doc__ or "") for f in gate.features)  # every feature is documented
+    v = full.check_pair("The warranty lasts twelve months.", WARRANTY)
+    assert v.stage == "semantic" and "gate" in v.reason and 0.0 <= v.score <= 1.0
+
+
+def test_a_stale_gate_is_not_used(tmp_path, monkeypatch):
+    from citebound.models.gate import Gate
+    from citebound.verify import model_checkers
+
+    stale = Gate(features=("logit_p",), weights=(1.0,), bias=0.0, mean=(0.0,), scale=(1.0,), threshold=0.5,
+                 model_sha256="0" * 64)
+    monkeypatch.setattr(model_checkers, "load_gate", lambda _dir: stale)
+    with pytest.warns(UserWarning, match="fit_gate"):
+        checker = model_checkers.full_checker()
+    assert checker.gate is None and checker.threshold == load_calibration(ENTAILMENT_DIR)["full"]["threshold"]
+
+
+def test_numbers_and_ids_still_settle_before_the_gate(full):
+    v = full.check_pair("Refunds are available for 10 days.", REFUND)
+    assert v.stage == "numbers" and v.label == "unsupported"
+    v = full.check_claim("Refunds are available for 30 days.", ["S9"], {"S1": REFUND})
+    assert v.stage == "ids" and v.label == "unsupported" and "S9" in v.reason
