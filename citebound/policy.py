@@ -76,6 +76,17 @@ def _overlaps(span: tuple[int, int], regions: Sequence[tuple[int, int]]) -> bool
     return any(a < span[1] and span[0] < b for a, b in regions)
 
 
+def _evidence_span(verdict: ClaimVerdict):  # noqa: ANN202 - a function SourceCheck -> span | None
+    """The evidence span of one of `verdict`'s source checks: its own, else the verdict's for that source."""
+
+    def span_of(check) -> tuple[int, int] | None:  # noqa: ANN001 - a SourceCheck
+        if check.span is not None:
+            return check.span
+        return verdict.span if verdict.source_id == check.source_id else None
+
+    return span_of
+
+
 def withhold_instruction_like(
     kept: Sequence[ClaimVerdict], flagged: Mapping[str, Sequence[tuple[int, int]]]
 ) -> tuple[tuple[ClaimVerdict, ...], tuple[RemovedClaim, ...]]:
@@ -91,13 +102,9 @@ def withhold_instruction_like(
     out: list[ClaimVerdict] = []
     removed: list[RemovedClaim] = []
     for verdict in kept:
+        span_of = _evidence_span(verdict)
 
-        def span_of(check):  # noqa: ANN001, ANN202 - SourceCheck
-            if check.span is not None:
-                return check.span
-            return verdict.span if verdict.source_id == check.source_id else None
-
-        def tainted(check) -> bool:  # noqa: ANN001 - SourceCheck
+        def tainted(check, span_of=span_of) -> bool:  # noqa: ANN001 - a SourceCheck
             regions = flagged.get(check.source_id) or ()
             if not regions:
                 return False

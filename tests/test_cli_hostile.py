@@ -67,6 +67,7 @@ def test_verify_batch_with_a_low_threshold_works(tmp_path, capsys):
                                 "label": "supported"}) + "\n", encoding="utf-8")
     code, out, err = run(["verify-batch", str(rows), "--threshold", "0.2", "--json"], capsys)
     assert code == 0, err
+    assert json.loads(out)
 
 
 def test_verify_reports_instruction_like_source_text_as_flags(answer, tmp_path, capsys):
