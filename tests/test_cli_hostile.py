@@ -32,8 +32,8 @@ def _sources(tmp_path: Path, raw: str | bytes) -> Path:
 
 
 @pytest.mark.parametrize("raw, message", [
-    ('{"id": "S1", "text": "Customers get a refund \\ud800 within 30 days."}', "lone surrogate U+D800"),
-    ('{"S1": "Customers get a refund within 30 days. \\udfff"}', "lone surrogate U+DFFF"),
+    ('{"id": "S1", "text": "Customers get a refund \\ud800 within 30 days."}', "lone surrogate escape (U+D800)"),
+    ('{"S1": "Customers get a refund within 30 days. \\udfff"}', "lone surrogate escape (U+DFFF)"),
     ("[" * 100_000, "nested too deeply"),
     ('{"id": ' + "1" * 5000 + ', "text": "Customers get a refund within 30 days."}', "4300 digits"),
     ('{"id": null, "text": "Customers get a refund within 30 days."}', "must be a string or an integer, not null"),
@@ -59,6 +59,14 @@ def test_verify_with_a_threshold_below_the_partial_floor_works(answer, tmp_path,
                        capsys)
     label = json.loads(out)["claims"][0]["label"]
     assert code == 0 and label in ("supported", "unsupported")
+
+
+def test_verify_batch_refuses_a_row_with_a_lone_surrogate(tmp_path, capsys):
+    rows = tmp_path / "claims.jsonl"
+    rows.write_text('{"id": "1", "claim": "Refunds take \\ud800 30 days.", "evidence": "Refunds take 30 days."}\n'
+                    '{"id": "2", "claim": "Emoji pairs are fine \\ud83d\\ude00.", "evidence": "x"}\n', encoding="utf-8")
+    code, out, err = run(["verify-batch", str(rows), "--out", str(tmp_path / "out.jsonl")], capsys)
+    assert code == 2 and "claims.jsonl:1: JSON text holds a lone surrogate" in err and "Traceback" not in err
 
 
 def test_verify_batch_with_a_low_threshold_works(tmp_path, capsys):

@@ -55,9 +55,15 @@ def read_text(path: str | Path, *, max_bytes: int | None, what: str) -> str:
 def loads(text: str, where: str) -> object:
     """`json.loads`, with every way it can fail on user input turned into one InputError: malformed JSON,
     nesting deeper than the parser's recursion allows (`[` x 100,000), an integer of more than 4,300
-    digits (Python's int-from-string limit)."""
+    digits (Python's int-from-string limit), a `\\ud800` escape that leaves a lone surrogate."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        if "\\ud" in text or "\\uD" in text:  # an escape may decode to a lone surrogate, never storable
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return value
+    except UnicodeEncodeError as exc:
+        raise InputError(f"{where}: JSON text holds a lone surrogate escape (U+{ord(exc.object[exc.start]):04X}), "
+                         "not valid Unicode") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON ({exc.msg})") from None
     except RecursionError:
