@@ -23,7 +23,7 @@ from citebound.verify.cascade import Cascade
 from citebound.verify.inputs import json_lines, read_text
 
 LABELS = ("supported", "unsupported")
-BLOCKING_STAGES = frozenset({"ids", "numbers", "citations"})
+BLOCKING_STAGES = frozenset({"ids", "numbers", "negation", "citations"})  # hard rules: unsupported at any threshold
 
 
 @dataclass(frozen=True, slots=True)
