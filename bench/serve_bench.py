@@ -140,7 +140,8 @@ def run_phase(base: str, pid: int, endpoint: str, clients: int, seconds: float, 
             "rps": round(len(latencies) / wall, 1), "p50_ms": round(1000 * percentile(latencies, 0.50), 1),
             "p95_ms": round(1000 * percentile(latencies, 0.95), 1), "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
             "errors": errors, "rss_mb_start": round(rss[0], 1), "rss_mb_end": round(rss[-1], 1),
-            "rss_mb_max": round(max(rss), 1)}
+            "rss_mb_max": round(max(rss), 1),
+            "rss_mb_samples": [round(x, 1) for x in rss[:: max(1, len(rss) // 10)]]}
 
 
 def build_kb(root: Path) -> Path:
