@@ -221,3 +221,19 @@ def test_concurrent_asks_all_succeed_and_every_one_is_in_the_audit_chain(client,
     with AuditLog.beside(kb_path) as log:
         assert len(log) == before + len(questions) and log.verify() == []
         assert {log.get(i).id for i in ids} == ids
+
+
+def test_asks_keep_answering_while_a_document_is_added(client):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def asker(_):
+        return client.post("/v1/ask", json={"question": "How long do refunds take?"}).status_code
+
+    with ThreadPoolExecutor(6) as pool:
+        futures = [pool.submit(asker, i) for i in range(12)]
+        added = client.post("/v1/documents", data={"text": "Store vouchers are valid for eighteen months.",
+                                                    "name": "vouchers.md", "folder": "docs"})
+        codes = [f.result() for f in futures]
+    assert added.status_code == 200 and codes == [200] * 12
+    answer = client.post("/v1/ask", json={"question": "How long are store vouchers valid?"}).json()
+    assert "eighteen months" in answer["answer"] and answer["citations"][0]["doc_id"] == "docs/vouchers.md"

@@ -24,7 +24,7 @@ import secrets
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Iterable
+from collections.abc import Iterable
 
 from citebound.db import write_transaction
 from citebound.errors import InputError

@@ -19,7 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
 
 from citebound.audit import AuditLog
 from citebound.generation import Backend, get_backend

@@ -9,7 +9,7 @@ import time
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 HANDBOOK = resources.files("citebound") / "samples" / "handbook"
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any, AsyncIterator, Sequence
+from typing import Any
+from collections.abc import AsyncIterator, Sequence
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, StreamingResponse

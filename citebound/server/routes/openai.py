@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, AsyncIterator
+from typing import Any
+from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse

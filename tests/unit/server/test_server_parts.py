@@ -9,15 +9,15 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from citebound.errors import InputError  # noqa: E402
-from citebound.kb import KnowledgeBase  # noqa: E402
-from citebound.kb.keys import KeyStore, parse_scopes  # noqa: E402
-from citebound.server.errors import public_message  # noqa: E402
-from citebound.server.limits import RateLimiter, _host_name, retry_after  # noqa: E402
-from citebound.server.metrics import LATENCY_BUCKETS, Metrics  # noqa: E402
-from citebound.server.settings import ServerSettings  # noqa: E402
-from citebound.server.state import ReadWriteLock  # noqa: E402
-from citebound.server.views import strip_paths  # noqa: E402
+from citebound.errors import InputError
+from citebound.kb import KnowledgeBase
+from citebound.kb.keys import KeyStore, parse_scopes
+from citebound.server.errors import public_message
+from citebound.server.limits import RateLimiter, _host_name, retry_after
+from citebound.server.metrics import LATENCY_BUCKETS, Metrics
+from citebound.server.settings import ServerSettings
+from citebound.server.state import ReadWriteLock
+from citebound.server.views import strip_paths
 
 
 def test_rate_limiter_allows_the_burst_then_refills_at_the_rate():
