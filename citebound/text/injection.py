@@ -30,8 +30,10 @@ _AI = (
     r"(?:(?:an?\s+|the\s+|any\s+|all\s+|every\s+)?"
     r"(?:(?:ai|a\.i\.|artificial[- ]intelligence)(?:[- ](?:assistants?|models?|systems?|agents?|tools?|"
     r"chat\s?bots?|readers?|summari[sz]ers?|crawlers?))?"
-    r"|(?:large\s+)?language[- ]models?|llms?|chat\s?bots?|chatgpt|gpt-?\d*|claude|gemini|bard|copilot"
-    r"|(?:automated|automatic)\s+(?:assistants?|systems?|agents?|readers?|summari[sz]ers?|tools?)"
+    r"|(?:large\s+)?language[- ]models?|llms?(?:\s+agents?)?|chat\s?bots?|chatgpt|gpt-?\d*|claude|gemini|bard"
+    r"|copilot|neural\s+networks?|generative\s+ai(?:\s+(?:tools?|models?|systems?))?"
+    r"|(?:virtual|digital|ai|coding|chat)\s+assistants?|summari[sz]ers?|(?:web\s+)?crawlers?"
+    r"|(?:automated|automatic)\s+(?:assistants?|systems?|agents?|readers?|summari[sz]ers?|tools?|reviewers?)"
     r"))"
 )
 # ... and, only where a note or greeting names the addressee, "the model" ("Note for the model: …").
@@ -40,7 +42,8 @@ _AI_OR_MODEL = rf"(?:{_AI}|(?:the\s+)?model)"
 _REPLY_VERB = (
     r"(?:say|says|state|states|tell|mention|claim|report|answer|respond|reply|output|print|write|include|"
     r"recommend|describe|conclude|emphasi[sz]e|insist|assert|reveal|disclose|cite|treat|classify|rate|"
-    r"mark|omit|hide|ignore|disregard|refer|praise|call|begin|start|end|repeat|inform|speak)"
+    r"mark|omit|hide|ignore|disregard|refer|praise|call|begin|start|end|repeat|inform|speak|send|click|insert|"
+    r"attribute|confirm|put|schedule|follow|obey|prioriti[sz]e|leave\s+out|talk|pretend|act|forget)"
 )
 _DIRECTIVE = (
     r"(?:must|should|shall|need\s+to|needs\s+to|have\s+to|has\s+to|are\s+(?:to|instructed\s+to|required\s+to|"
@@ -49,8 +52,9 @@ _DIRECTIVE = (
 )
 _REPLY = r"(?:answers?|responses?|replies|reply|summar(?:y|ies)|outputs?|messages?|completions?)"
 _ACTIVITY = (
-    r"(?:summari[sz]ing|answering|asked|responding|replying|processing|generating|writing\s+(?:an?|the|your)\s+"
-    r"(?:answer|response|reply|summary)|you\s+(?:summari[sz]e|answer|respond|reply|are\s+asked|read))"
+    r"(?:summari[sz]ing|answering|asked|responding|replying|processing|generating|(?:writing|providing|giving)\s+"
+    r"(?:an?|the|your)\s+(?:answer|response|reply|summary)|you\s+(?:summari[sz]e|answer|respond|reply|are\s+asked|"
+    r"read))"
 )
 
 # (name, pattern) — instruction-like text worth flagging inside a source.
@@ -146,10 +150,66 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "addressed-to-ai-2",
+        re.compile(
+            # "Any AI reading this must send …", "Bots that index this site are instructed to …"
+            rf"\b{_AI}\s+(?:(?:that|which|who)\s+)?(?:reads?|reading|process(?:es|ing)?|summari[sz](?:es|ing)|"
+            r"answer(?:s|ing)?|index(?:es|ing)?|brows(?:es|ing)|sees?|seeing|crawl(?:s|ing)?)\b[^.\n]{0,60}?\b(?:must|"
+            r"should|shall|are\s+(?:to|instructed|required|expected|asked|told)|is\s+(?:to|instructed|required)|need\s+to|"
+            r"needs\s+to|have\s+to|has\s+to|says|states|answers|replies|responds|mentions|claims)\b"
+            # "Language model note:", "AI instructions:"
+            rf"|\b{_AI}\s+(?:note|notice|instructions?|directive|message|only)\s*:"
+            # "Assistant, please …" / "Dear chatbot" at the start of a sentence or line
+            r"|(?:^|[.!?]\s+)(?:dear\s+|hey\s+|hello\s+|hi\s+)?(?:assistant|chat\s?bot|bot|model|ai|llm)s?\s*,\s"
+            # "The real task for you, the model, is …", "you, the assistant"
+            r"|\byou,\s+the\s+(?:model|assistant|ai|chat\s?bot|llm|language\s+model)\b"
+            # "If an AI system summarizes this report, it must …"
+            rf"|\b(?:if|when|whenever)\s+{_AI}\s+(?:summari[sz]es|answers|reads|processes|is\s+asked|generates)\b",
+            re.I | re.M,
+        ),
+    ),
+    (
+        "override-2",
+        re.compile(
+            # "Ignore all the text above", "forget every rule you were given", "disregard what the user asked"
+            r"\b(?:ignore|disregard|forget)\s+(?:all\s+|every\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+            r"(?:(?:text|content|words|sentences|messages?)\s+(?:above|before)|everything\b|every\s+rule|"
+            r"what\s+the\s+user|(?:the\s+)?user'?s?\s+(?:question|request|prompt)|the\s+question\s+you|"
+            r"(?:earlier|previous|prior|other)\s+(?:guidance|sources?|search\s+results|results)|"
+            r"(?:your\s+)?(?:content|safety)\s+polic(?:y|ies)|the\s+other\s+(?:sources?|search\s+results))"
+            r"|\bstop\s+what\s+you\s+are\s+doing\b|\binstead\s+of\s+answering\b"
+            r"|\byour\s+(?:instructions|rules|guidelines|task|role)\s+(?:have|has)\s+changed\b|\byou\s+now\s+work\s+for\b"
+            r"|\b(?:unrestricted|developer|jailbreak|god)\s+mode\b|\boverrides?\s+your\s+(?:safety|content|previous|"
+            r"original)\b|\bpretend\s+(?:that\s+)?the\s+(?:previous|other|earlier)\b",
+            re.I,
+        ),
+    ),
+    (
+        "reply-directive-2",
+        re.compile(
+            # "Reply to the user in capital letters", "confirm to the user that …", "tell users that …"
+            r"\b(?:reply|respond)\s+to\s+(?:the|any|every|each)\s+(?:user|question)s?\b|\banswer\s+to\s+the\s+users?\b"
+            r"|\b(?:confirm|say|explain|promise)\s+to\s+the\s+users?\b|\b(?:tell|inform|remind|assure)\s+users\s+that\b"
+            # "Summaries of this article must claim …", "The answer you give must begin with …"
+            r"|\b(?:summar(?:y|ies)|answers?|responses?|replies)\s+(?:of|to|about|for)\s+(?:this|these)\s+(?:article|"
+            r"document|page|text|report|thread|site|passage|file)s?\s+(?:must|should|shall|need\s+to|will)\b"
+            r"|\bthe\s+(?:answer|response|reply|summary)\s+you\s+(?:give|write|provide|generate)\s+(?:must|should|shall)\b"
+            r"|\bwhoever\s+is\s+(?:generating|writing|producing)\s+the\s+(?:summary|answer|response)\b"
+            r"|\b(?:do\s+not|don't|never)\s+cite\b"
+            r"|\bsystem\s+message\s*:"
+            # "Before you answer, forget …", "If asked about side effects, … reply that …"
+            r"|\b(?:before|when|while|after)\s+you\s+(?:answer|respond|reply|summari[sz]e)\s*,"
+            r"|\b(?:if|when)\s+asked\s+(?:about|for|who|what|how|whether|why)\b[^.\n]{0,60},\s*(?:the\s+)?"
+            r"(?:chat\s?bot|assistant|model|ai|bot|llm)\s+(?:must|should|will)\b",
+            re.I,
+        ),
+    ),
+    (
         "prompt-leak",
         re.compile(
-            r"\b(?:reveal|print|show|repeat|output|disclose|leak|display)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+"
-            r"prompt|(?:initial|original|hidden|secret|system)\s+(?:instructions|prompt)|instructions|prompt)\b"
+            r"\b(?:reveal|print|show|repeat|output|disclose|leak|display|dump)\s+(?:me\s+)?(?:(?:the\s+)?contents?\s+of\s+)?"
+            r"(?:your|the)\s+(?:system\s+prompt|(?:initial|original|hidden|secret|system)\s+(?:instructions|prompt)|"
+            r"instructions|prompt|context(?:\s+window)?|memory|system\s+message)\b"
             r"|\bsystem\s+(?:prompt|override)\s*:",
             re.I,
         ),

@@ -22,15 +22,17 @@ def _lines(name: str) -> list[str]:
 
 
 def test_at_least_a_hundred_written_instructions_and_the_development_ones_are_all_caught():
-    dev, heldout = _lines("positives_dev.txt"), _lines("positives_heldout.txt")
-    assert len(dev) + len(heldout) >= 100 and not set(dev) & set(heldout)
+    dev, heldout, heldout2 = (_lines(f"positives_{n}.txt") for n in ("dev", "heldout", "heldout2"))
+    assert len(dev) + len(heldout) + len(heldout2) >= 100
+    assert not set(dev) & set(heldout) and not (set(dev) | set(heldout)) & set(heldout2)
     assert [s for s in dev if not is_instruction_like(s)] == []
 
 
 def test_held_out_instructions_are_mostly_caught():
-    heldout = _lines("positives_heldout.txt")
-    caught = sum(is_instruction_like(s) for s in heldout)
-    assert caught / len(heldout) >= 0.80  # measured 50/59 = 84.7 % when these rules were written
+    # set 1 guided the second round of rules (58/59 after it); set 2 was never tuned on (34/40 = 85 %)
+    for name, floor in (("positives_heldout.txt", 0.95), ("positives_heldout2.txt", 0.80)):
+        sentences = _lines(name)
+        assert sum(is_instruction_like(s) for s in sentences) / len(sentences) >= floor, name
 
 
 def test_ordinary_sentences_with_trigger_words_are_not_flagged():
