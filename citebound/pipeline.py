@@ -210,7 +210,7 @@ def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *,
     if reason is None and used is not None:
         with ctx.trace.timed("resolve"):
             claims, citations = _resolve(used.kept, {h.source_id: h for h in ctx.hits}, used.report.quotes)
-        answer = " ".join(_with_numbers(c.text, c.citations) for c in claims)
+        answer = " ".join(with_citation_numbers(c.text, c.citations) for c in claims)
     if status == "error":
         ctx.trace.timings["failed"] = 1.0
         answer = ""
@@ -355,7 +355,8 @@ def _resolve(kept: Sequence[ClaimVerdict], hits: Mapping[str, Hit], quotes: Sequ
 _END = re.compile(r"([.!?…]+[\"'”’)\]]*)\s*$")
 
 
-def _with_numbers(text: str, numbers: Sequence[int]) -> str:
+def with_citation_numbers(text: str, numbers: Sequence[int]) -> str:
+    """A kept claim as shown: its citation numbers before its final punctuation ("… days [1].")."""
     marks = "".join(f"[{n}]" for n in numbers)
     m = _END.search(text)
     if m:
@@ -407,4 +408,4 @@ def _write_audit(audit: AuditLog | bool | None, ctx: _Context, result: AskResult
     result.timings["audit"] = round(time.perf_counter() - t0, 6)
 
 
-__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask"]
+__all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask", "with_citation_numbers"]

@@ -95,10 +95,10 @@ async def _stream(service: Any, question: str, model: str) -> AsyncIterator[str]
     if view["abstained"]:
         yield _chunk(cid, created, model, {"content": view["answer"]})
     else:
-        from citebound.pipeline import _with_numbers  # the answer's own marker placement
+        from citebound.pipeline import with_citation_numbers  # the answer's own marker placement
 
         for i, claim in enumerate(view["claims"]):
-            yield _chunk(cid, created, model, {"content": (" " if i else "") + _with_numbers(claim["text"], claim["citations"])})
+            yield _chunk(cid, created, model, {"content": (" " if i else "") + with_citation_numbers(claim["text"], claim["citations"])})
         yield _chunk(cid, created, model, {"content": sources_block(view)})
     citations = structured_citations(view)
     yield _chunk(cid, created, model, {}, "stop", citations=citations, citebound=_citebound(view))
