@@ -44,10 +44,17 @@ from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Pai
 from citebound.metrics import abstention_scores, aurc, pick_threshold, risk_coverage, roc_auc
 from citebound.retrieval.abstain import THRESHOLD_RULE
 
-# The naive baseline's threshold on the best dense cosine of the retrieved sources. Chosen on
-# ../shared/data/qa/squad2/dev only, by `citebound calibrate extractive --data ../shared/data/qa/squad2/dev`
-# with the same objective as the extractive threshold (balanced accuracy of answer-vs-abstain).
-BASELINE_THRESHOLD = 0.5415
+
+
+def baseline_threshold_default() -> float:
+    """The naive baseline's threshold on the best dense cosine of the retrieved sources: chosen on
+    ../shared/data/qa/squad2/dev only (`citebound calibrate extractive`, balanced accuracy of
+    answer-vs-abstain) and stored with the answerability model's other dev-chosen thresholds."""
+    from citebound.generation.answerability import load_calibration
+
+    return float(load_calibration()["baseline"]["threshold"])
+
+
 OFF = -1.0  # an extractive threshold below every possible relevance: never abstains on its own
 
 
@@ -133,9 +140,11 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
 
 
 def score_rows(rows: list[dict[str, Any]], settings: QaSettings,
-               baseline_threshold: float = BASELINE_THRESHOLD) -> QaReport:
+               baseline_threshold: float | None = None) -> QaReport:
     """All figures of one run (see the module docstring). Adds `answered`, `correct` and
     `baseline_answered` to each row."""
+    if baseline_threshold is None:
+        baseline_threshold = baseline_threshold_default()
     threshold = settings.extractive_threshold
     for row in rows:
         # Answered = the pipeline produced a verified answer, and (extractive) it cleared the threshold.
@@ -210,7 +219,7 @@ def _auc(scores: Sequence[float], answerable: Sequence[bool]) -> float:
 
 def evaluate_qa(data: str | Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
                 limit: int | None = None, k: int = 5, checker: str | None = None,
-                rows_out: str | Path | None = None, baseline_threshold: float = BASELINE_THRESHOLD,
+                rows_out: str | Path | None = None, baseline_threshold: float | None = None,
                 progress: bool = True) -> QAEvalResult:
     rows, settings = run_questions(data, backend=backend, backend_options=backend_options, limit=limit, k=k,
                                    checker=checker, progress=progress)
