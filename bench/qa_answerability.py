@@ -60,7 +60,7 @@ def features(data: Path, out: Path, limit: int | None, k: int, top: int) -> None
             probs = sentence_answerability(q["question"], [c.text for c in scored[:top]])
             fh.write(json.dumps({
                 "id": q["id"], "context_id": q["context_id"], "answerable": q["answerable"],
-                "evidence": max((h.scores.get("dense", -1.0) for h in hits), default=-1.0),
+                "best_dense": max((h.scores.get("dense", -1.0) for h in hits), default=-1.0),
                 "relevance": [round(c.relevance, 5) for c in scored[:top]],
                 "answerability": [round(p, 5) for p in probs],
                 "question": q["question"], "sentences": [c.text for c in scored[:top]],
@@ -135,7 +135,7 @@ def choose(path: Path, write: Path | None, top: int) -> dict:
     print(f"{path}: {len(rows)} dev questions; fit half {len(fit)}, calibration half {len(cal)} "
           f"({int(y_cal.sum())} answerable)")
     signals: dict[str, np.ndarray] = {
-        "baseline: retrieval dense cosine": np.array([r["evidence"] for r in cal]),
+        "baseline: retrieval dense cosine": np.array([r["best_dense"] for r in cal]),
         "relevance (old extractive signal)": np.array([row_features(r, top)[1] for r in cal]),
     }
     for m in TOPS:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from citebound import config
-
 import json
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+
+from citebound import config
 
 
 def register(app: typer.Typer) -> None:
@@ -58,7 +58,10 @@ def register(app: typer.Typer) -> None:
         report: Optional[Path] = typer.Option(None, "--report", help="Also write an HTML + JSON report here."),
     ) -> None:
         """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
-        from citebound.evaluate.retrieval_eval import evaluate_retrieval, write_retrieval_report
+        from citebound.evaluate.retrieval_eval import (
+            evaluate_retrieval,
+            write_retrieval_report,
+        )
 
         modes = ["bm25", "dense", "hybrid"] if mode == "all" else [mode]
         results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True) for m in modes]

@@ -119,7 +119,7 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
             "abstain_reason": result.abstain_reason,
             "answer": result.answer,
             "confidence": result.confidence,
-            "evidence": max((s.scores.get("dense", -math.inf) for s in result.sources), default=-math.inf),
+            "best_dense": max((s.scores.get("dense", -math.inf) for s in result.sources), default=-math.inf),
             "cited_docs": sorted({c.doc_id for c in result.citations}),
             "retrieved_docs": [s.doc_id for s in result.sources],
             "groundedness": report.get("groundedness"),
@@ -152,7 +152,7 @@ def score_rows(rows: list[dict[str, Any]], settings: QaSettings,
         gate = threshold is None or (conf is not None and conf >= threshold)
         row["answered"] = (not row["pipeline_abstained"]) and gate
         row["correct"] = row["answered"] and row["answerable"] and contains_answer(row["answer"], row["answers"])
-        row["baseline_answered"] = row["evidence"] >= baseline_threshold
+        row["baseline_answered"] = row["best_dense"] >= baseline_threshold
     answerable = [r for r in rows if r["answerable"]]
     answered = [r for r in rows if r["answered"]]
     generated = [r for r in rows if r["n_claims"] and r["groundedness"] is not None]
@@ -161,9 +161,9 @@ def score_rows(rows: list[dict[str, Any]], settings: QaSettings,
     def mean(values: list[float]) -> float:
         return round(float(np.mean(values)), 4) if values else 0.0
 
-    system_conf = [(r["confidence"] if r["confidence"] is not None else r["evidence"])
+    system_conf = [(r["confidence"] if r["confidence"] is not None else r["best_dense"])
                    if not r["pipeline_abstained"] else -math.inf for r in rows]
-    baseline_conf = [r["evidence"] for r in rows]
+    baseline_conf = [r["best_dense"] for r in rows]
     # What answered-and-correct means for the risk-coverage curves: unanswerable answered = wrong.
     right = [r["answerable"] and contains_answer(r["answer"], r["answers"]) and not r["pipeline_abstained"]
              for r in rows]
@@ -249,7 +249,7 @@ def calibrate_extractive(data: str | Path, *, limit: int | None = None, k: int =
     conf = [r["confidence"] if (r["confidence"] is not None and not r["pipeline_abstained"]) else -math.inf
             for r in rows]
     t, bacc, tpr, tnr = pick_threshold(conf, answerable, **THRESHOLD_RULE)
-    bt, bbacc, btpr, btnr = pick_threshold([r["evidence"] for r in rows], answerable, **THRESHOLD_RULE)
+    bt, bbacc, btpr, btnr = pick_threshold([r["best_dense"] for r in rows], answerable, **THRESHOLD_RULE)
     return {
         "data": str(data), "split": Path(data).name, "questions": len(rows), "objective": "balanced_accuracy",
         # the extractive backend's default signal; the shipped answerability threshold was chosen on the

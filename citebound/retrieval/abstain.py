@@ -1,6 +1,6 @@
 """Abstention before generation: is the best retrieved evidence strong enough to answer from?
 
-The evidence score of a set of hits is the best dense (cosine) score among them in `dense` and
+The retrieval strength of a set of hits is the best dense (cosine) score among them in `dense` and
 `hybrid` mode, and the best BM25 score in `bm25` mode. `citebound calibrate retrieval` learns, from
 questions labelled answerable / unanswerable, a threshold and stores it in the KB under the key
 `abstain_threshold`. Objectives:
@@ -33,11 +33,11 @@ OBJECTIVES = ("balanced_accuracy", "answer_rate")
 THRESHOLD_RULE: dict[str, Any] = {"grid": "midpoints", "prefer": 0.0}
 
 
-def evidence_feature(mode: str) -> str:
+def strength_feature(mode: str) -> str:
     return "bm25" if mode == "bm25" else "dense"
 
 
-def evidence_score(hits: Sequence[Hit], feature: str) -> float:
+def retrieval_strength(hits: Sequence[Hit], feature: str) -> float:
     """Best value of `feature` among the hits (-inf when there are none)."""
     values = [h.scores.get(feature, float("-inf")) for h in hits]
     return max(values, default=float("-inf"))
@@ -47,7 +47,7 @@ def evidence_score(hits: Sequence[Hit], feature: str) -> float:
 class Calibration:
     mode: str
     feature: str
-    threshold: float  # abstain when evidence score < threshold
+    threshold: float  # abstain when retrieval strength < threshold
     objective: str
     objective_value: float
     answerable_kept: float  # recall on answerable questions (answered)

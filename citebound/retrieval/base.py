@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from citebound import config
-
 from typing import Protocol, Sequence, runtime_checkable
 
+from citebound import config
 from citebound.types import Hit
 
 

@@ -17,11 +17,11 @@ import numpy as np
 from citebound.datasets import load_questions, require_corpus
 from citebound.errors import InputError
 from citebound.metrics import pick_threshold, roc_auc, threshold_for_recall
-from citebound.retrieval.abstain import OBJECTIVES, SETTING_KEY, THRESHOLD_RULE, Calibration, evidence_feature
+from citebound.retrieval.abstain import OBJECTIVES, SETTING_KEY, THRESHOLD_RULE, Calibration, strength_feature
 
 
-def evidence_scores(retriever, questions: list[str], k: int, progress: bool = True) -> np.ndarray:
-    feature = evidence_feature(retriever.mode)
+def retrieval_strengths(retriever, questions: list[str], k: int, progress: bool = True) -> np.ndarray:
+    feature = strength_feature(retriever.mode)
     qvecs = retriever.embed_queries(questions) if retriever.uses_dense else None
     iterator = range(len(questions))
     if progress:
@@ -61,7 +61,7 @@ def calibrate_retrieval(
     name = f"{folder.resolve().parent.name}-{folder.resolve().name}"
     with cached_kb(corpus, name, progress=progress) as data_kb:
         retriever = Retriever(data_kb, mode=mode, progress=progress)
-        scores = evidence_scores(retriever, [q for q, _ in labelled], k, progress)
+        scores = retrieval_strengths(retriever, [q for q, _ in labelled], k, progress)
     answerable = np.array([a for _, a in labelled])
     if objective == "balanced_accuracy":
         threshold, bacc, tpr, tnr = pick_threshold(scores, answerable, **THRESHOLD_RULE)
@@ -69,7 +69,7 @@ def calibrate_retrieval(
         threshold, bacc, tpr, tnr = threshold_for_recall(scores, answerable, min_answered)
     cal = Calibration(
         mode=mode,
-        feature=evidence_feature(mode),
+        feature=strength_feature(mode),
         threshold=threshold,
         objective=objective if objective == "balanced_accuracy" else f"answer_rate>={min_answered}",
         objective_value=round(bacc if objective == "balanced_accuracy" else tpr, 4),

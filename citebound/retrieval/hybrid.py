@@ -21,8 +21,13 @@ from typing import Sequence
 
 import numpy as np
 
+from citebound import config
 from citebound.errors import InputError
-from citebound.retrieval.abstain import SETTING_KEY, evidence_feature, evidence_score
+from citebound.retrieval.abstain import (
+    SETTING_KEY,
+    retrieval_strength,
+    strength_feature,
+)
 from citebound.retrieval.base import Reranker
 from citebound.retrieval.fusion import DEFAULT_RRF_K, rrf
 from citebound.types import Hit
@@ -96,7 +101,10 @@ class Retriever:
         revision = self.kb.revision
         if revision != self._bm25_revision:
             self.kb.bm25.refresh()  # the KB changed (maybe in another process): read the latest commit
-            self._bm25_revision = revision
+            # Another process commits SQLite before the index: until the index has caught up, look again
+            # on the next query instead of keeping a stale searcher until the next change.
+            if self.kb.bm25.revision == revision:
+                self._bm25_revision = revision
         return self.kb.bm25
 
     def embed_queries(self, questions: Sequence[str]) -> np.ndarray:
@@ -132,7 +140,7 @@ class Retriever:
             out.append(Candidate(cid, scores))
         return out
 
-    def retrieve(self, question: str, k: int = 5) -> list[Hit]:
+    def retrieve(self, question: str, k: int = config.TOP_K) -> list[Hit]:
         """The top `k` chunks for `question`, labelled S1..Sk, with document id, version, offsets, text, scores."""
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty")
@@ -162,7 +170,5 @@ class Retriever:
         cal = self.calibration()
         if cal is None:
             return False
-        return evidence_score(hits, cal.get("feature", evidence_feature(self.mode))) < float(cal["threshold"])
+        return retrieval_strength(hits, cal.get("feature", strength_feature(self.mode))) < float(cal["threshold"])
 
-
-HybridRetriever = Retriever

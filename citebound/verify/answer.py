@@ -14,11 +14,10 @@ try to steer whoever reads them.
 
 from __future__ import annotations
 
-from citebound import config
-
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from citebound import config
 from citebound.errors import InputError
 from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.text.injection import find_instructions

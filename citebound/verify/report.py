@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from citebound import config
-
 from dataclasses import dataclass, field
 
+from citebound import config
 from citebound.verify.checks.base import Label, SourceCheck, Stage
 
 

@@ -24,7 +24,7 @@ SETTINGS = QaSettings(data="qa/tiny", split="tiny", backend="extractive", backen
 def _row(answerable, abstained, confidence, evidence, answer="", answers=(), cited=(), retrieved=("p1",)):
     return {"id": "q", "question": "?", "context_id": "p1", "answerable": answerable, "answers": list(answers),
             "pipeline_abstained": abstained, "abstain_reason": None, "answer": answer, "confidence": confidence,
-            "evidence": evidence, "cited_docs": list(cited), "retrieved_docs": list(retrieved),
+            "best_dense": evidence, "cited_docs": list(cited), "retrieved_docs": list(retrieved),
             "groundedness": None if abstained else 1.0, "citation_precision": None if abstained else 1.0,
             "citation_recall": None if abstained else 1.0, "n_claims": 0 if abstained else 1, "n_removed": 0}
 

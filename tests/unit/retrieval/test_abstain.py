@@ -7,7 +7,7 @@ import math
 import pytest
 
 from citebound.metrics import pick_threshold
-from citebound.retrieval.abstain import THRESHOLD_RULE, evidence_feature, evidence_score
+from citebound.retrieval.abstain import THRESHOLD_RULE, strength_feature, retrieval_strength
 from citebound.types import Hit
 
 
@@ -26,8 +26,8 @@ def test_the_rule_breaks_ties_towards_zero():
 
 
 def test_evidence_is_the_best_score_of_the_mode_feature():
-    assert evidence_feature("bm25") == "bm25" and evidence_feature("hybrid") == "dense"
+    assert strength_feature("bm25") == "bm25" and strength_feature("hybrid") == "dense"
     hits = [Hit("S1", None, {"dense": 0.4}), Hit("S2", None, {"dense": 0.7, "bm25": 3.0})]  # type: ignore[arg-type]
-    assert evidence_score(hits, "dense") == 0.7
-    assert evidence_score(hits, "bm25") == 3.0
-    assert evidence_score([], "dense") == -math.inf
+    assert retrieval_strength(hits, "dense") == 0.7
+    assert retrieval_strength(hits, "bm25") == 3.0
+    assert retrieval_strength([], "dense") == -math.inf
