@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from citebound import config
 from citebound.cli.common import KB_HELP, kb_path, parse_options
 
 console = Console(highlight=False)
@@ -75,7 +76,7 @@ def register(app: typer.Typer) -> None:
         backend: str = typer.Option("extractive", "--backend", "-b", help="extractive | openai | llama-cpp"),
         option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable), "
                                          "e.g. -o model=llama3 -o base_url=http://localhost:11434/v1"),
-        k: int = typer.Option(5, "--k", help="Sources to retrieve."),
+        k: int = typer.Option(config.TOP_K, "--k", help="Sources to retrieve."),
         mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
@@ -188,7 +189,7 @@ def register(app: typer.Typer) -> None:
         backend: str = typer.Option("extractive", "--backend", "-b", help="Backend to answer with."),
         option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N questions."),
-        k: int = typer.Option(5, "--k", help="Sources per question."),
+        k: int = typer.Option(config.TOP_K, "--k", help="Sources per question."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
@@ -208,7 +209,7 @@ def register(app: typer.Typer) -> None:
     def calibrate_extractive(
         data: Path = typer.Option(..., "--data", help="A dev split folder (never test)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N questions."),
-        k: int = typer.Option(5, "--k", help="Sources per question."),
+        k: int = typer.Option(config.TOP_K, "--k", help="Sources per question."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
     ) -> None:
         """Choose the extractive backend's abstention threshold (and the naive baseline's) on dev data."""

@@ -36,7 +36,15 @@ def create_app(kb_path: str | Path, settings: ServerSettings | None = None, *, b
 
     from citebound.server import errors
     from citebound.server.limits import Guard
-    from citebound.server.routes import ask, documents, health, openai, page, requests, verify
+    from citebound.server.routes import (
+        ask,
+        documents,
+        health,
+        openai,
+        page,
+        requests,
+        verify,
+    )
     from citebound.server.state import Service
 
     settings = settings or ServerSettings()
