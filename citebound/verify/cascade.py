@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from citebound import config
 from citebound.models.gate import Gate
 from citebound.text.sentences import split_sentences
 from citebound.verify.checks.base import LABEL_RANK, EntailmentScorer, Label, SourceCheck
@@ -64,7 +65,7 @@ from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
 
 BLOCKED_SCORE_FACTOR = 0.25
-DEFAULT_THRESHOLD = 0.8
+DEFAULT_THRESHOLD = config.SUPPORT_THRESHOLD
 DEFAULT_PARTIAL_FLOOR = 0.5
 
 
