@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citebound.text.sentences import sentence_spans
 
@@ -226,6 +227,65 @@ INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Words at least one of which every match of a rule contains (lower case, as `_words` splits them). A
+# rule runs only on text that has one: most text has none of the rarer ones, and the regexes, whose
+# alternations Python tries at every position, cost ~4 ms per 1,000 characters when all run.
+# tests/unit/text/test_injection_measured.py checks that the anchors never change a result.
+_AI_WORDS = frozenset(
+    "ai intelligence artificial language llm llms chatbot chatbots chat bot bots chatgpt gpt claude gemini bard "
+    "copilot neural generative assistant assistants summarizer summarizers summariser summarisers crawler "
+    "crawlers automated automatic model models".split()
+)
+_ANCHORS: dict[str, frozenset[str] | None] = {
+    "override": frozenset("ignore disregard forget override follow".split()),
+    "role-prefix": None,  # checked by the ":" test below
+    "role-tag": None,  # "<" or "["
+    "persona": frozenset("you new act pretend from your".split()),
+    "answer-directive": frozenset("answer respond reply say output print write repeat".split()),
+    "addressed-to-ai": _AI_WORDS,
+    "task-directive": frozenset("summarizing summarising answering asked responding replying processing generating "
+                                "writing providing giving you".split()),
+    "reply-directive": frozenset("answer answers response responses replies reply summary summaries output outputs "
+                                 "message messages completion completions user users human humans person mention "
+                                 "reveal disclose cite".split()),
+    "you-directive": frozenset("you assistant".split()),
+    "addressed-to-ai-2": _AI_WORDS,
+    "override-2": frozenset("ignore disregard forget stop instead changed work mode override overrides "
+                            "pretend".split()),
+    "reply-directive-2": frozenset("reply respond answer answers confirm say explain promise tell inform remind "
+                                   "assure summary summaries response responses replies whoever cite system asked "
+                                   "summarize summarise".split()),
+    "prompt-leak": frozenset("reveal print show repeat output disclose leak display dump system".split()),
+    "verdict-directive": frozenset("mark label rate treat consider classify score judge".split()),
+}
+_WORD = re.compile(r"[a-z]+")
+
+
+def _words(text: str) -> set[str]:
+    lowered = text.lower()
+    words = set(_WORD.findall(lowered))
+    if "a.i." in lowered:
+        words.add("ai")
+    return words
+
+
+def _rules_for(text: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The rules that could match `text` (see _ANCHORS)."""
+    words = _words(text)
+    rules = []
+    for name, pattern in INJECTION_PATTERNS:
+        anchors = _ANCHORS.get(name)
+        if anchors is None:
+            if name == "role-prefix" and ":" not in text:
+                continue
+            if name == "role-tag" and "<" not in text and "[" not in text:
+                continue
+        elif anchors.isdisjoint(words):
+            continue
+        rules.append((name, pattern))
+    return rules
+
+
 @dataclass(frozen=True, slots=True)
 class InstructionMatch:
     """One match of a rule: which rule, where in the text, and a readable excerpt around it."""
@@ -248,13 +308,19 @@ def _word_bounds(text: str, lo: int, hi: int) -> tuple[int, int]:
 
 def find_instructions(text: str, context: int = 30) -> list[InstructionMatch]:
     """Every match of every rule in `text`, in order of position, each with `context` characters of
-    surrounding text (whole words, whitespace collapsed) as its excerpt."""
+    surrounding text (whole words, whitespace collapsed) as its excerpt. Cached by text: one request
+    asks about the same chunks in the prompt, the extractive backend and the verifier."""
+    return list(_find_instructions(text, context))
+
+
+@lru_cache(maxsize=4096)
+def _find_instructions(text: str, context: int) -> tuple[InstructionMatch, ...]:
     found = []
-    for name, pattern in INJECTION_PATTERNS:
+    for name, pattern in _rules_for(text):
         for m in pattern.finditer(text):
             lo, hi = _word_bounds(text, m.start() - context, m.end() + context)
             found.append(InstructionMatch(name, m.start(), m.end(), " ".join(text[lo:hi].split())))
-    return sorted(found, key=lambda f: (f.start, f.rule))
+    return tuple(sorted(found, key=lambda f: (f.start, f.rule)))
 
 
 def instruction_regions(text: str) -> list[tuple[int, int]]:
@@ -284,11 +350,11 @@ def overlaps(span: tuple[int, int], regions: list[tuple[int, int]]) -> bool:
 
 def instruction_rules(text: str) -> list[str]:
     """Names of the rules that `text` matches (empty for ordinary text)."""
-    return [name for name, pattern in INJECTION_PATTERNS if pattern.search(text)]
+    return [name for name, pattern in _rules_for(text) if pattern.search(text)]
 
 
 def is_instruction_like(text: str) -> bool:
-    return any(pattern.search(text) for _, pattern in INJECTION_PATTERNS)
+    return any(pattern.search(text) for _, pattern in _rules_for(text))
 
 
 def without_instructions(text: str) -> str:
