@@ -1,10 +1,14 @@
 """Named checkers, so the CLI, the benchmark and later stages choose one by a short string.
 
-    CHECKERS[name](threshold=0.8) -> Cascade
+    CHECKERS[name](threshold=config.SUPPORT_THRESHOLD) -> Cascade
 
 - `lexical`: the seed's plain checker, the measured baseline: content-word overlap fraction over
   lower-cased tokens, no stemming, no numbers stage.
 - `deterministic`: the full cascade without a model: ids -> numbers -> stemmed lexical overlap.
+- `model`, `full`: the entailment model alone, and ids -> numbers -> model combined with the deterministic
+  signals (citebound/verify/model_checkers.py).
+
+`DEFAULT_CHECKER` is the default everywhere (one setting).
 
 A model-based stage registers itself with a couple of lines, e.g.
 `CHECKERS["model"] = lambda **kw: Cascade(semantic=load_scorer(), name="model", **kw)`.
@@ -31,12 +35,18 @@ CHECKERS: dict[str, CheckerFactory] = {
     "model": lambda **kw: import_module("citebound.verify.model_checkers").model_checker(**kw),
     "full": lambda **kw: import_module("citebound.verify.model_checkers").full_checker(**kw),
 }
+# The one default checker of `verify`, `verify-batch`, `ask`, the server and the library: every caller
+# passes None (or nothing) for "the default" and gets this. It becomes the model-based cascade (`full`)
+# when that beats `deterministic` at one global threshold on the dev calibration halves
+# (training/calibrate.py and training/fit_gate.py report both; docs/entailment.md).
 DEFAULT_CHECKER = "deterministic"
 
 
-def make_checker(name: str = DEFAULT_CHECKER, **options: object) -> Cascade:
-    """Build the checker registered as `name`; an unknown name raises InputError listing the choices.
-    `threshold=None` means the checker's own default (calibrated on dev for `model` and `full`)."""
+def make_checker(name: str | None = None, **options: object) -> Cascade:
+    """Build the checker registered as `name` (None: DEFAULT_CHECKER); an unknown name raises InputError
+    listing the choices. `threshold=None` means the checker's own default (calibrated on dev for `model`
+    and `full`)."""
+    name = name or DEFAULT_CHECKER
     factory = CHECKERS.get(name)
     if factory is None:
         raise InputError(f"unknown checker {name!r}; choose one of: {', '.join(sorted(CHECKERS))}")
