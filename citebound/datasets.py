@@ -30,17 +30,20 @@ def load_questions(data: Path, limit: int | None = None) -> list[dict[str, Any]]
     if not path.is_file():
         raise InputError(f"{data}: questions.jsonl is missing")
     rows: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if not raw.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(raw.decode("utf-8-sig" if lineno == 1 else "utf-8"))
                 rows.append({"id": str(row.get("id", lineno)), "question": str(row["question"]),
                              "context_id": row.get("context_id"), "answerable": bool(row["answerable"]),
                              "answers": [str(a) for a in row.get("answers") or []]})
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise InputError(f"{path}:{lineno}: not a question row ({exc})") from None
+                json.dumps(rows[-1], ensure_ascii=False).encode("utf-8")  # a lone surrogate: UnicodeEncodeError
+            except RecursionError:
+                raise InputError(f"{path}:{lineno}: not a question row (JSON nested too deeply)") from None
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:  # UnicodeDecodeError is a ValueError
+                raise InputError(f"{path}:{lineno}: not a question row ({str(exc)[:200]})") from None
             if limit is not None and len(rows) >= limit:
                 break
     if not rows:

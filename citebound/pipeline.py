@@ -36,6 +36,8 @@ from citebound.generation.prompt import InjectionFlag, Prompt, build_prompt
 from citebound.kb import KnowledgeBase
 from citebound.policy import Attempt, RemovedClaim
 from citebound.retrieval import Retriever, Retrieves
+from citebound.text.injection import instruction_regions
+from citebound.text.unicode import require_unicode
 from citebound.types import Hit
 from citebound.verify import verify_answer
 from citebound.verify.cascade import Cascade
@@ -163,7 +165,9 @@ def ask(
         sources = {h.source_id: h.chunk.text for h in hits}
         with trace.timed("prompt"):
             prompt = build_prompt(question, sources)
-        context = _Context(request_id, question, kb, hits, prompt, gen, cascade, trace, retrieval_weak)
+            # text that reads as an instruction is data: never quoted, never evidence for a kept claim
+            flagged = {sid: instruction_regions(text) for sid, text in sources.items()}
+        context = _Context(request_id, question, kb, hits, prompt, gen, cascade, trace, retrieval_weak, flagged)
 
         reason = policy.before_generation(len(hits), retrieval_weak, abstain_on_weak_retrieval)
         if reason is not None:
@@ -197,6 +201,7 @@ class _Context:
     checker: Cascade
     trace: _Trace
     retrieval_weak: bool
+    flagged: dict[str, list[tuple[int, int]]]  # instruction-like regions per source id
 
 
 def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *, used: Attempt | None,
@@ -247,7 +252,7 @@ def _check_question(question: str) -> str:
         raise InputError(f"the question is {len(question)} characters long; the limit is {config.MAX_QUESTION_CHARS}")
     if "\x00" in question:
         raise InputError("the question contains a NUL byte")
-    return question.strip()
+    return require_unicode(question, "the question").strip()
 
 
 def _revision(kb: KnowledgeBase) -> str | None:
@@ -292,6 +297,8 @@ def _verify(answer: GroundedAnswer, output_index: int, sources: dict[str, str], 
     with ctx.trace.timed("verify"):
         report = verify_answer(answer, sources, checker=ctx.checker)
     kept, removed = policy.split_claims(report)
+    kept, withheld = policy.withhold_instruction_like(kept, ctx.flagged)
+    removed = removed + withheld
     attempt = Attempt(output_index, report, kept, removed, backend_abstained=answer.abstained or report.abstained)
     ctx.trace.attempts.append(attempt)
     return attempt

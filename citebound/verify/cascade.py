@@ -93,6 +93,8 @@ class Cascade:
     def __post_init__(self) -> None:
         if not 0.0 <= self.threshold <= 1.0:
             raise ValueError(f"threshold must be in [0, 1], got {self.threshold}")
+        if self.partial_floor > self.threshold:  # a low threshold: nothing between it and the floor is partial
+            object.__setattr__(self, "partial_floor", self.threshold)
         if not 0.0 <= self.partial_floor <= self.threshold:
             raise ValueError("partial_floor must be in [0, threshold]")
 

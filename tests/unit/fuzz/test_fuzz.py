@@ -59,9 +59,6 @@ def test_beir_reader(data):
     p.prop_beir_reader(data)
 
 
-@pytest.mark.xfail(strict=True, reason="citebound/datasets.py (not this suite's owner's file) lets "
-                   "UnicodeDecodeError and RecursionError escape load_questions; the fix is in the issue-11 report. "
-                   "Remove this marker when it lands (strict: the test then passes and this marker fails it).")
 @ci
 @given(p.raw_bytes)
 def test_questions_reader(data):
@@ -74,9 +71,6 @@ def test_ingest_readers(data, suffix):
     p.prop_collect(data, suffix)
 
 
-@pytest.mark.xfail(strict=True, reason="Cascade refuses a threshold below its partial floor (0.5) with "
-                   "ValueError; the fix belongs in citebound/verify/cascade.py (see issue 11). The CLI already "
-                   "lowers the floor. Remove this marker when the library does too.")
 def test_verify_answer_accepts_any_threshold_in_0_1():
     from citebound.verify import verify_answer
 
