@@ -69,3 +69,16 @@ def test_combined_signal_rises_with_answerability():
     assert weights["answerability_logit"] > 0  # fitted on dev: a likelier answer means answer more
     low = combine(0.2, 0.5, weights)
     assert 0 < low < combine(0.9, 0.5, weights) < 1
+
+
+def test_answerability_runs_on_the_shared_runtime_without_the_verifier():
+    # citebound.models.cross_encoder is shared by the entailment and answerability models; generation and
+    # verify never import each other
+    import subprocess
+    import sys
+
+    script = ("import sys; from citebound.generation.answerability import sentence_answerability; "
+              "sentence_answerability('How long do refunds take?', ['Refunds take five days.']); "
+              "print(','.join(m for m in sys.modules if m.startswith('citebound.verify')))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
