@@ -5,12 +5,20 @@ from a shared cache, per-sentence term sets, word pairs) and picks evidence wind
 reference below is the straightforward version: tokenise the whole source, re-tokenise every sentence
 slice, stem every word, union window sets. Both must agree on every label, score (exactly, not
 approximately) and span — on real dev rows and on generated text built to hit the splitter's edges.
+
+The reference is built independently of the code under test (checks/lexical.py, the cascade, spans):
+it uses only text/ primitives (tokens, stems, sentences, number reading and its word tables), writes out
+the rules of docs/verifier.md itself (which token counts as which word, claim terms, word pairs, the
+score blend) and states the constants instead of importing them. The numbers and negation stages are
+rules with tests of their own (test_text_numbers.py, test_verify_answer.py); the reference calls them as
+rules, on inputs it builds itself.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from itertools import islice
 from pathlib import Path
 
@@ -18,23 +26,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citebound.text.numbers import extract_numbers
+from citebound.text.citations import remove_markers, strip_markers
+from citebound.text.numbers import _NUMBER_WORDS, ORDINALS, TENS, UNITS, UNITS_OF, canonical, extract_numbers
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens, tokens_in_spans
-from citebound.verify.cascade import BLOCKED_SCORE_FACTOR, Cascade
-from citebound.verify.checks.lexical import (
-    _NUMBER_WORDS,
-    _not,
-    _pair_unit,
-    claim_numbers,
-    claim_pairs,
-    stemmed_profile,
-    stemmed_terms,
-)
-from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
+
+# The stage rules the cascade runs before and after the lexical score (tested on their own):
+from citebound.verify.checks.negation import missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import number_problems
-from citebound.verify.citations import remove_markers
+
+# The code under test:
+from citebound.verify.cascade import Cascade
+from citebound.verify.checks.lexical import claim_pairs, stemmed_profile, stemmed_terms
 from citebound.verify.spans import best_window
 
 CLAIMS_DATA = Path(__file__).resolve().parents[4] / "shared" / "data" / "claims"
@@ -42,12 +46,59 @@ needs_data = pytest.mark.skipif(not CLAIMS_DATA.is_dir(), reason="claims data no
 
 
 # -- the reference: the plain reading ---------------------------------------------------------------
+# docs/verifier.md: a claim stopped by the numbers or negation stage keeps a quarter of its document
+# share as its score; dropping a negation its window states halves the score.
+BLOCKED_SHARE = 0.25
+NEGATION_PENALTY = 0.5
+SUPPORTED_AT, PARTIAL_FROM = 0.8, 0.5
+PERCENT_WORDS = frozenset(w for w, unit in UNITS_OF.items() if w.isalpha() and unit == "percent")
+WORD_VALUES = {w: canonical(v) for w, v in {**UNITS, **TENS, **ORDINALS}.items()}
+
+
+def word_of(tok: str) -> str:
+    """The word a token counts as: a contracted negation is "not", a unit word its unit's name."""
+    if tok.endswith("n't") or tok == "cannot":
+        return "not"
+    unit = UNITS_OF.get(tok)
+    return unit if unit is not None and tok.isalpha() and unit != "percent" else tok
+
+
+def pair_unit(tok: str) -> str:
+    """How a token enters a word pair: a number word or ordinal as its digits, else its word's stem."""
+    if tok in WORD_VALUES:
+        return WORD_VALUES[tok]
+    ordinal = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", tok)
+    return ordinal.group(1) if ordinal else stem(word_of(tok))
+
+
+def claim_mentions(text: str) -> tuple:
+    return tuple(extract_numbers(text, ambiguous_words=False))  # a claim's numbers, strictly read
+
+
+def claim_terms(text: str) -> dict[str, str]:
+    """term -> the word as first written: stemmed content words, then the value of each unhedged number."""
+    surface: dict[str, str] = {}
+    for tok in tokens(strip_markers(text)):
+        if tok in STOP_WORDS or tok in _NUMBER_WORDS or tok.isdigit() or tok in PERCENT_WORDS:
+            continue
+        surface.setdefault(stem(word_of(tok)), tok)
+    for mention in claim_mentions(text):
+        if not mention.hedge:
+            surface.setdefault(canonical(mention.value), mention.text)
+    return surface
+
+
+def claim_word_pairs(text: str) -> set[tuple[str, str]]:
+    units = [pair_unit(t) for t in tokens(strip_markers(text)) if t not in STOP_WORDS and t not in PERCENT_WORDS]
+    return set(zip(units, units[1:]))
+
+
 def reference_profile(text: str) -> dict:
     mentions = extract_numbers(text, hedges=False)
     keys = frozenset(k for n in mentions for k in n.keys)
     toks = tokens(text)
-    units = {t: _pair_unit(t) for t in set(toks) - STOP_WORDS}
-    word_stems = {t: stem(_not(t)) for t in units if t not in _NUMBER_WORDS}
+    units = {t: pair_unit(t) for t in set(toks) - STOP_WORDS}
+    word_stems = {t: stem(word_of(t)) for t in units if t not in _NUMBER_WORDS}
     terms = frozenset(word_stems.values()) | keys
     seq = [units[t] for t in toks if t in units]
     spans = tuple(sentence_spans(text)) or ((0, len(text)),)
@@ -55,7 +106,7 @@ def reference_profile(text: str) -> dict:
         per_sentence = (terms,)
     else:
         per_sentence = tuple(
-            frozenset({stem(_not(w)) for w in set(tokens(text[s:e])) - STOP_WORDS - _NUMBER_WORDS})
+            frozenset({stem(word_of(w)) for w in set(tokens(text[s:e])) - STOP_WORDS - _NUMBER_WORDS})
             | {k for n in mentions if s <= n.start < e for k in n.keys}
             for s, e in spans
         )
@@ -81,28 +132,28 @@ def reference_window(sentences, per_sentence, wanted, max_sentences=2) -> tuple[
     return best
 
 
-def reference_verdict(claim: str, evidence: str, threshold: float = 0.8) -> tuple[str, float, tuple | None]:
+def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT) -> tuple[str, float, tuple | None]:
     """ids -> numbers (value, unit or noun, sentence, year) -> negation conflict -> blended lexical
     share with word pairs and the missing-negation penalty (docs/verifier.md)."""
     text = remove_markers(claim)
-    terms, source = stemmed_terms(text), reference_profile(evidence)
-    missing = [t for t in terms.surface if t not in source["terms"]]
-    doc_share = 1.0 - len(missing) / len(terms.terms) if terms.terms else 0.0
-    sentence_words = [frozenset(stem(_not(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS - _NUMBER_WORDS)
-                      for s, e in source["sentences"]]  # fmt: skip
-    if number_problems(text, claim_numbers(text), evidence, extract_numbers(evidence, hedges=False), source["sentences"],
-                       sentence_words, word_stem=lambda w: stem(_not(w.casefold()))):  # fmt: skip
-        return "unsupported", BLOCKED_SCORE_FACTOR * doc_share, None
-    w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], terms.terms)
+    terms, source = claim_terms(text), reference_profile(evidence)
+    missing = [t for t in terms if t not in source["terms"]]
+    doc_share = 1.0 - len(missing) / len(terms) if terms else 0.0
+    if number_problems(text, claim_mentions(text), evidence, extract_numbers(evidence, hedges=False),
+                       source["sentences"], [frozenset(stem(word_of(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS
+                                                       - _NUMBER_WORDS) for s, e in source["sentences"]],
+                       word_stem=lambda w: stem(word_of(w.casefold()))):  # fmt: skip
+        return "unsupported", BLOCKED_SHARE * doc_share, None
+    w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], frozenset(terms))
     if polarity_conflicts(text, evidence[start:end]):  # the negation stage
-        return "unsupported", BLOCKED_SCORE_FACTOR * doc_share, None
+        return "unsupported", BLOCKED_SHARE * doc_share, None
     fraction = (doc_share + w_share) / 2
-    pairs = claim_pairs(text)
-    found_pairs = {tuple(pair.split(" ")) for pair in pairs} & source["pairs"]
+    pairs = claim_word_pairs(text)
+    found_pairs = pairs & source["pairs"]
     score = 0.75 * fraction + 0.25 * (len(found_pairs) / len(pairs) if pairs else 1.0)
     if missing_negations(text, evidence[start:end]):
-        score *= NEGATION_FACTOR
-    label = "unsupported" if score < 0.5 else "supported" if score >= threshold else "partial"
+        score *= NEGATION_PENALTY
+    label = "unsupported" if score < PARTIAL_FROM else "supported" if score >= threshold else "partial"
     return label, score, (start, end)
 
 
@@ -116,6 +167,17 @@ def _profile_fields(text: str) -> dict:
     fields["pairs"] = frozenset(zip(units, units[1:]))
     fields["sentence_terms"] = tuple(frozenset(t) for t in p.sentence_terms)
     return fields
+
+
+def _claim_fields(claim: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
+    """The checker's reading of a claim (its terms and word pairs), in the reference's shapes."""
+    text = remove_markers(claim)
+    return dict(stemmed_terms(text).surface), {tuple(pair.split(" ")) for pair in claim_pairs(text)}
+
+
+def _reference_claim_fields(claim: str) -> tuple[dict[str, str], set[tuple[str, str]]]:
+    text = remove_markers(claim)
+    return claim_terms(text), claim_word_pairs(text)
 
 
 def _dev_rows(per_set: int) -> list[dict]:
@@ -133,6 +195,7 @@ def test_verdicts_equal_the_reference_on_dev_rows() -> None:
     cascade = Cascade()
     labels = set()
     for row in rows:
+        assert _claim_fields(row["claim"]) == _reference_claim_fields(row["claim"])
         verdict = cascade.check_pair(row["claim"], row["evidence"])
         assert (verdict.label, verdict.score, verdict.span) == reference_verdict(row["claim"], row["evidence"])
         labels.add(verdict.label)
@@ -158,6 +221,29 @@ PIECES = st.sampled_from(
 @given(st.lists(PIECES, max_size=40).map("".join), st.lists(PIECES, max_size=12).map("".join))
 def test_profiles_and_verdicts_equal_the_reference_on_generated_text(source: str, claim: str) -> None:
     assert _profile_fields(source) == reference_profile(source)
+    assert _claim_fields(claim) == _reference_claim_fields(claim)
+    verdict = Cascade().check_pair(claim, source)
+    assert (verdict.label, verdict.score, verdict.span) == reference_verdict(claim, source)
+
+
+# Written to exercise each rule the reference spells out: unit spellings, contracted negations, ordinals and
+# number words in word pairs, percent words, stop words between pair units, citation markers.
+RULE_CASES = [
+    ("The tower is 330 meters tall [S1].", "The tower is 330 m tall. It was built in 1889."),
+    ("She finished 3rd in the race.", "She finished 3rd in the race in 1990."),
+    ("She finished third in the race.", "She finished 3rd in the race. Nobody else did."),
+    ("Prices rose 5 percent last year.", "Last year prices rose 5 %. Wages did not."),
+    ("The device doesn't work offline.", "The device does not work offline."),
+    ("The device works offline.", "The device cannot work offline."),
+    ("Refunds take five days.", "Refunds take 5 days after the return arrives."),
+    ("Refunds take ten days.", "Refunds take 5 days after the return arrives."),
+]
+
+
+@pytest.mark.parametrize("claim, source", RULE_CASES)
+def test_verdicts_equal_the_reference_on_cases_written_for_each_rule(claim: str, source: str) -> None:
+    assert _profile_fields(source) == reference_profile(source)
+    assert _claim_fields(claim) == _reference_claim_fields(claim)
     verdict = Cascade().check_pair(claim, source)
     assert (verdict.label, verdict.score, verdict.span) == reference_verdict(claim, source)
 
