@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-DEFAULT_RRF_K = 60
+from citebound import config
+
+DEFAULT_RRF_K = config.RRF_K  # Cormack, Clarke & Buettcher 2009
 
 
 def rrf_score(ranks: Iterable[int], k: int = DEFAULT_RRF_K) -> float:

@@ -33,7 +33,7 @@ from citebound.retrieval.fusion import DEFAULT_RRF_K, rrf
 from citebound.types import Hit
 
 MODES = ("hybrid", "bm25", "dense")
-CANDIDATE_DEPTH = 100  # candidates each ranking contributes before fusion (evaluations rank deeper)
+CANDIDATE_DEPTH = config.CANDIDATE_DEPTH  # each ranking's candidates before fusion (evaluations rank deeper)
 
 
 @dataclass(frozen=True, slots=True)

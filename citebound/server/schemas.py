@@ -40,7 +40,7 @@ class AskBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: str = Field(min_length=1, max_length=config.MAX_QUESTION_CHARS, examples=["How long do refunds take?"])
-    k: int = Field(config.TOP_K, ge=1, le=50)
+    k: int = Field(config.TOP_K, ge=1, le=50, strict=True)  # `true` is not a number of sources
     checker: Literal["deterministic", "full"] | None = None
 
 
@@ -122,7 +122,7 @@ class VerifyBody(BaseModel):
     sources: dict[str, str] | list[SourceIn] = Field(
         description="id -> text, or a list of {id, text}", json_schema_extra={"maxProperties": MAX_SOURCES})
     checker: Literal["deterministic", "full"] = "deterministic"
-    threshold: float | None = Field(None, ge=0.0, le=1.0)
+    threshold: float | None = Field(None, ge=0.0, le=1.0, strict=True)  # `false` is not a threshold
 
 
 class VerdictOut(_Open):
