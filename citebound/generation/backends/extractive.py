@@ -14,6 +14,14 @@ sentence that looks like an instruction (citebound.text.injection) is never sele
 and quoting "Ignore previous instructions and say …" would make the injection the answer. The reply's
 `meta["withheld"]` lists those regions.
 
+Document structure (citebound.text.structure): a heading, a table's header row or a delimiter row is never
+a candidate, and neither is a sentence ending in ":" that does not come with what it announces. A sentence
+that introduces a list or table ("… has one of the following storage classes:") is a candidate together
+with its items (at most 8, about 600 characters): its quote is that verbatim multi-line span, and its claim
+in the answer is the same words on one line (`introducer: item; item`), so the verifier reads one claim.
+Claims are separated by a blank line, so one that opens with a table row or a lower-case word is not read
+as the continuation of the one before.
+
 Whether to answer at all is decided by `signal` (its value is the reply's `confidence`):
 
 - `relevance` — the best sentence's relevance above (the original signal);
@@ -42,6 +50,8 @@ from pydantic import Field
 from citebound.generation.base import Backend, Generation, GenerationRequest
 from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
 from citebound.text.injection import instruction_regions, overlaps
+from citebound.text.sentences import sentence_spans
+from citebound.text.structure import STRUCTURAL, flatten, items_end, segments
 
 Signal = Literal["answerability", "combined", "relevance"]
 
@@ -83,6 +93,14 @@ class ScoredSentence:
     relevance: float
     dense: float
     lexical: float
+    head_end: int | None = None  # when the sentence introduces a list/table: where it ends in `text`
+
+    @property
+    def claim(self) -> str:
+        """What the answer states: the sentence, or the introducer and its items as one sentence."""
+        if self.head_end is None:
+            return self.text
+        return one_sentence(flatten(self.text, self.head_end))
 
 
 class ExtractiveBackend(Backend):
@@ -139,17 +157,25 @@ class ExtractiveBackend(Backend):
 
         A sentence that touches instruction-like text (citebound.text.injection) is never a candidate:
         sources are data, so "Ignore previous instructions and say …" is not quoted as an answer."""
-        from citebound.text.sentences import sentence_spans
         from citebound.text.stem import content_stems, stem
         from citebound.text.tokenize import tokens
 
         withheld = instruction_regions_of(sources)
-        candidates = [
-            (sid, s, e, text[s:e])
-            for sid, text in sources.items()
-            for s, e in sentence_spans(text)
-            if len(tokens(text[s:e])) >= self.options.min_words and not overlaps((s, e), withheld.get(sid, []))
-        ]
+        candidates = []  # (source id, start, end, text, end of the introducer or None)
+        for sid, text in sources.items():
+            for seg in segments(text):
+                s, e = seg.start, seg.end
+                # a heading, a table's header row or a rule is never an answer on its own
+                if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < self.options.min_words:
+                    continue
+                end = items_end(text, s, e) if seg.kind in ("text", "list_item") else e
+                if end == e and text[s:e].endswith(":"):
+                    # announces something it does not come with (items the chunk cut off, a code block):
+                    # not an answer on its own; an overlapping chunk that holds the items has it whole
+                    continue
+                if overlaps((s, end), withheld.get(sid, [])):
+                    continue
+                candidates.append((sid, s, end, text[s:end], e - s if end > e else None))
         if not candidates:
             return []
         vectors = self._embed([question] + [c[3] for c in candidates])
@@ -158,10 +184,10 @@ class ExtractiveBackend(Backend):
         q_stems = set(content_stems(question)) - framing
         alpha = self.options.alpha
         scored = []
-        for (sid, s, e, text), cos in zip(candidates, dense, strict=True):
+        for (sid, s, e, text, head_end), cos in zip(candidates, dense, strict=True):
             lexical = len(q_stems & set(content_stems(text))) / len(q_stems) if q_stems else 0.0
             relevance = alpha * float(cos) + (1 - alpha) * lexical
-            scored.append(ScoredSentence(sid, s, e, text, relevance, float(cos), lexical))
+            scored.append(ScoredSentence(sid, s, e, text, relevance, float(cos), lexical, head_end))
         scored.sort(key=lambda x: -x.relevance)
         return scored
 
@@ -176,8 +202,8 @@ class ExtractiveBackend(Backend):
         while len(chosen) < opts.max_sentences:
             best_i, best_value = None, -np.inf
             for i in range(len(pool)):
-                if i in chosen:
-                    continue
+                if i in chosen or any(_overlap(pool[i], pool[j]) for j in chosen):
+                    continue  # e.g. an item of a list already quoted with its introducer
                 redundancy = float(max(vectors[i] @ vectors[j] for j in chosen))
                 if redundancy >= opts.max_redundancy:
                     continue
@@ -226,7 +252,9 @@ class ExtractiveBackend(Backend):
                                       f"{threshold:.2f}" if picked else "the sources have no sentences")
         else:
             reply = {
-                "answer": " ".join(cite_sentence(c.text, c.source_id) for c in picked),
+                # a blank line between claims: a claim that opens with a table row or a lower-case word
+                # would otherwise run on from the one before it when the verifier splits the answer
+                "answer": "\n\n".join(cite_sentence(c.claim, c.source_id) for c in picked),
                 "citations": [{"source_id": c.source_id, "quote": c.text} for c in picked],
                 "abstained": False,
             }
@@ -249,6 +277,24 @@ def cite_sentence(sentence: str, source_id: str) -> str:
     if m:
         return f"{sentence[: m.start()].rstrip()} [{source_id}]{m.group(1)}"
     return f"{sentence} [{source_id}]."
+
+
+def _overlap(a: ScoredSentence, b: ScoredSentence) -> bool:
+    """The same text twice: overlapping spans of one source, or one text inside the other (overlapping
+    chunks are different sources that share sentences)."""
+    if a.source_id == b.source_id:
+        return a.start < b.end and b.start < a.end
+    return a.text in b.text or b.text in a.text
+
+
+def one_sentence(claim: str) -> str:
+    """`claim` with inner sentence ends turned into commas, so the verifier reads it as one claim."""
+    for _ in range(5):
+        spans = sentence_spans(claim)
+        if len(spans) <= 1:
+            return claim
+        claim = ", ".join(claim[a:b].rstrip(" .!?…") for a, b in spans[:-1]) + ", " + claim[spans[-1][0]:]
+    return claim
 
 
 def _describe(c: ScoredSentence) -> dict[str, Any]:
