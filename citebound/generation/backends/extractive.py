@@ -169,13 +169,15 @@ class ExtractiveBackend(Backend):
                 if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < self.options.min_words:
                     continue
                 end = items_end(text, s, e) if seg.kind in ("text", "list_item") else e
-                if end == e and text[s:e].endswith(":"):
-                    # announces something it does not come with (items the chunk cut off, a code block):
-                    # not an answer on its own; an overlapping chunk that holds the items has it whole
+                if end == e and _announces_what_it_lacks(text, e):
                     continue
                 if overlaps((s, end), withheld.get(sid, [])):
                     continue
                 candidates.append((sid, s, end, text[s:end], e - s if end > e else None))
+        # an introducer cut off from its items by the chunk's end, when an overlapping chunk has them
+        with_items = [c[3] for c in candidates if c[4] is not None]
+        candidates = [c for c in candidates if not (c[4] is None and c[3].endswith(":")
+                                                    and any(c[3] in t for t in with_items))]
         if not candidates:
             return []
         vectors = self._embed([question] + [c[3] for c in candidates])
@@ -285,6 +287,16 @@ def _overlap(a: ScoredSentence, b: ScoredSentence) -> bool:
     if a.source_id == b.source_id:
         return a.start < b.end and b.start < a.end
     return a.text in b.text or b.text in a.text
+
+
+def _announces_what_it_lacks(text: str, end: int) -> bool:
+    """The sentence ending at `end` ends in ":" and its line, and more text follows that is not its items
+    (a code block, a list the chunk cut to "1."): it announces something it does not come with, so it is
+    no answer on its own. At the very end of a source it stays a candidate (it may be all there is)."""
+    if not text[:end].endswith(":"):
+        return False
+    line_end = text.find("\n", end)
+    return line_end >= 0 and not text[end:line_end].strip() and bool(text[line_end:].strip())
 
 
 def one_sentence(claim: str) -> str:

@@ -139,3 +139,17 @@ def test_a_long_list_is_a_word_for_word_quote_for_the_full_checker():
     report = verify_answer(reply, {"S1": source}, checker="full")
     verdict = report.claims[0]
     assert verdict.label == "supported" and verdict.stage == "quote", report.to_dict()
+
+
+def test_a_colon_sentence_without_what_it_announces():
+    backend = get_backend("extractive", **ALWAYS)
+    question = "When does a place where the value appears count?"
+    cut = "Numbers are checked with what they count.\n\nA place where the value appears counts only when:\n\n1."
+    whole = "A place where the value appears counts only when:\n\n1. *unit*: the source gives the same unit.\n"
+    texts = [c.text for c in backend.score(question, {"S1": cut})]
+    assert "A place where the value appears counts only when:" not in texts  # the chunk cut its list off
+    scored = backend.score(question, {"S1": cut[cut.index("A place"):-4], "S2": whole})
+    assert [c.source_id for c in scored if "counts only when" in c.text] == ["S2"]  # the one with its items
+    # the last sentence of a source, with nothing after it, may be all there is (SQuAD cut such lists)
+    last = "The Scottish Parliament meets weekly. The four general questions available to leaders are:"
+    assert any(c.text.endswith("leaders are:") for c in backend.score("How many general questions?", {"S1": last}))
