@@ -22,6 +22,7 @@ from typing import Any
 
 from citebound import config
 from citebound.errors import CiteboundError, InputError, ModelUnavailableError
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 INSTRUCTIONS = (
     "citebound answers from the user's own documents and checks every citation against the exact span of "
@@ -110,7 +111,7 @@ def search_tool(knowledge: _Knowledge, query: str, k: int = config.TOP_K) -> lis
              "scores": {name: round(float(v), 6) for name, v in h.scores.items()}} for h in hits]
 
 
-def verify_tool(answer: str, sources: dict[str, str] | list[str], checker: str = "deterministic") -> dict[str, Any]:
+def verify_tool(answer: str, sources: dict[str, str] | list[str], checker: str = DEFAULT_CHECKER) -> dict[str, Any]:
     from citebound.verify import verify_answer
 
     if isinstance(sources, list):
@@ -149,7 +150,7 @@ def build_server(kb: str | Path | None = None, *, backend: str = "extractive",
         return {"hits": _call(search_tool, knowledge, query, k)}
 
     @server.tool()
-    def verify(answer: str, sources: dict[str, str] | list[str], checker: str = "deterministic") -> dict[str, Any]:
+    def verify(answer: str, sources: dict[str, str] | list[str], checker: str = DEFAULT_CHECKER) -> dict[str, Any]:
         """Check an answer with inline citation markers ([1], [S1, S2]) against its sources: an object
         {id: text} or a list of texts (cited as [1]..[n]). Returns one verdict per claim (supported, partial,
         unsupported, uncited) with its reason and the span of the supporting source, and the answer's

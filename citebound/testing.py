@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from citebound.evaluate.answers import verify_row
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 
 def assert_grounded(
@@ -33,7 +34,7 @@ def assert_grounded(
     sources: Mapping[str, str] | Sequence[str],
     *,
     min_faithfulness: float = 1.0,
-    checker: Any = "deterministic",
+    checker: Any = DEFAULT_CHECKER,
     threshold: float | None = None,
     allow_abstention: bool = True,
 ) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from citebound.cli.verify import CHECKER_HELP, MODEL_HELP, THRESHOLD_HELP
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 MAP_HELP = ("Your column names, as field=column pairs separated by commas; fields: id, question, answer, contexts, "
             "reference (e.g. --map answer=output,contexts=docs).")
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
 def eval_answers(
     file: Annotated[Path, typer.Argument(help="JSON lines, JSON or CSV of logged answers: question, answer "
                                          "(with or without [1] markers), contexts (list of strings or id -> text).")],
-    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = "deterministic",
+    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = DEFAULT_CHECKER,
     threshold: Annotated[Optional[float], typer.Option(min=0.0, max=1.0, help=THRESHOLD_HELP)] = None,
     model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: n, faithfulness, abstained, rows, ...")]

@@ -8,6 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from citebound.verify.checkers import DEFAULT_CHECKER
+
 CHECKER_HELP = ("full (ids -> numbers -> entailment model + lexical score) | model (entailment model alone) | "
                 "deterministic (ids -> numbers -> lexical) | lexical (the plain baseline)")
 THRESHOLD_HELP = "Support threshold on the score [default: calibrated on dev for full/model, 0.8 otherwise]."
@@ -26,7 +28,7 @@ def verify(
     sources: Annotated[str, typer.Option("--sources", help="Sources: a JSON object {id: text} or JSON lines "
                                          '{"id": ..., "text": ...}.')],
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,
-    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = "deterministic",
+    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = DEFAULT_CHECKER,
     threshold: Annotated[Optional[float], typer.Option(min=0.0, max=1.0, help=THRESHOLD_HELP)] = None,
     model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
     strict: Annotated[bool, typer.Option(help="Exit 1 when the answer is not fully supported.")] = False,
@@ -48,7 +50,7 @@ def verify(
 
 def verify_batch(
     file: Annotated[Path, typer.Argument(help="JSON lines {id, claim, evidence, label?}.")],
-    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = "deterministic",
+    checker: Annotated[str, typer.Option(help=CHECKER_HELP)] = DEFAULT_CHECKER,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     threshold: Annotated[Optional[float], typer.Option(min=0.0, max=1.0, help=THRESHOLD_HELP)] = None,
     model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,

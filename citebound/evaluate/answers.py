@@ -42,8 +42,9 @@ from typing import Any
 import numpy as np
 
 from citebound.errors import InputError
-from citebound.verify import Cascade, make_checker, verify_answer
 from citebound.text.citations import ABSTENTION_SENTENCES
+from citebound.verify import Cascade, make_checker, verify_answer
+from citebound.verify.checkers import DEFAULT_CHECKER
 from citebound.verify.citations import parse_markers, split_claims
 from citebound.verify.schema import GroundedAnswer, parse_grounded_answer
 
@@ -316,7 +317,7 @@ def score_row(row: AnswerRow, cascade: Cascade, abstentions: Sequence[str] = DEF
             "n_supported": n_supported, "claims": claims, "abstained": False}
 
 
-def verify_row(answer: str | GroundedAnswer, contexts: Any, *, checker: str | Cascade = "deterministic",
+def verify_row(answer: str | GroundedAnswer, contexts: Any, *, checker: str | Cascade = DEFAULT_CHECKER,
                question: str = "", threshold: float | None = None,
                abstentions: Sequence[str] = DEFAULT_ABSTENTIONS) -> dict[str, Any]:  # fmt: skip
     """`score_row` for one answer and its contexts (a list of strings or an id -> text mapping): what the
@@ -393,7 +394,7 @@ def aggregate(rows: Sequence[Mapping[str, Any]], *, n_boot: int = N_BOOTSTRAP, s
 def evaluate_answers(
     rows: Iterable[Mapping[str, Any] | InputError],
     *,
-    checker: str | Cascade = "deterministic",
+    checker: str | Cascade = DEFAULT_CHECKER,
     threshold: float | None = None,
     model: str | None = None,
     mapping: Mapping[str, str] | None = None,

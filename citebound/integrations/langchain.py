@@ -26,6 +26,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from citebound.errors import InputError
 from citebound.evaluate.answers import supported_text, verify_row
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 
 def _texts(documents: Any) -> Any:
@@ -40,7 +41,7 @@ class CiteboundVerifier(Runnable[dict, dict]):
     """`{question, answer, documents}` -> `{question, answer, original_answer, faithfulness, label, claims,
     removed, ...}`. `drop_unsupported=False` keeps the answer as it was and only reports."""
 
-    def __init__(self, checker: Any = "deterministic", *, threshold: float | None = None,
+    def __init__(self, checker: Any = DEFAULT_CHECKER, *, threshold: float | None = None,
                  drop_unsupported: bool = True, answer_key: str = "answer", documents_key: str = "documents",
                  question_key: str = "question") -> None:  # fmt: skip
         from citebound.verify import make_checker

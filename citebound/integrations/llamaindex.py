@@ -32,6 +32,7 @@ from llama_index.core.prompts.mixin import PromptDictType, PromptMixinType
 from llama_index.core.schema import QueryBundle
 
 from citebound.evaluate.answers import supported_text, verify_row
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 
 def _checker(checker: Any, threshold: float | None) -> Any:
@@ -57,7 +58,7 @@ class CiteboundEvaluator(BaseEvaluator):
     claim that is not supported with the verifier's reason. An empty response is reported as
     `invalid_result` with its reason."""
 
-    def __init__(self, checker: Any = "deterministic", *, threshold: float | None = None,
+    def __init__(self, checker: Any = DEFAULT_CHECKER, *, threshold: float | None = None,
                  min_faithfulness: float = 1.0) -> None:  # fmt: skip
         self._checker = _checker(checker, threshold)
         self._min = min_faithfulness
@@ -94,7 +95,7 @@ class CiteboundResponseFilter:
     nodes support (an abstention sentence when none is left); the verdicts are in
     `metadata["citebound"]` (label, faithfulness, claims, removed)."""
 
-    def __init__(self, checker: Any = "deterministic", *, threshold: float | None = None,
+    def __init__(self, checker: Any = DEFAULT_CHECKER, *, threshold: float | None = None,
                  abstention: str | None = None) -> None:  # fmt: skip
         self._checker = _checker(checker, threshold)
         self._abstention = abstention

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citebound import config
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 MAX_ANSWER_CHARS = 100_000
 MAX_SOURCE_CHARS = 200_000
@@ -121,7 +122,7 @@ class VerifyBody(BaseModel):
     answer: str = Field(min_length=1, max_length=MAX_ANSWER_CHARS)
     sources: dict[str, str] | list[SourceIn] = Field(
         description="id -> text, or a list of {id, text}", json_schema_extra={"maxProperties": MAX_SOURCES})
-    checker: Literal["deterministic", "full"] = "deterministic"
+    checker: Literal["deterministic", "full"] = DEFAULT_CHECKER
     threshold: float | None = Field(None, ge=0.0, le=1.0, strict=True)  # `false` is not a threshold
 
 

@@ -22,7 +22,7 @@ from citebound.errors import InputError
 from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.text.injection import find_instructions
 from citebound.verify.cascade import Cascade
-from citebound.verify.checkers import make_checker
+from citebound.verify.checkers import DEFAULT_CHECKER, make_checker
 from citebound.verify.citations import (
     DEFAULT_MIN_WORDS,
     Claim,
@@ -64,7 +64,7 @@ def verify_answer(
     sources: Mapping[str, str],
     *,
     threshold: float = config.SUPPORT_THRESHOLD,
-    checker: str | Cascade = "deterministic",
+    checker: str | Cascade = DEFAULT_CHECKER,
     abstentions: Iterable[str] = ABSTENTION_SENTENCES,
     min_words: int = DEFAULT_MIN_WORDS,
 ) -> AnswerReport:
@@ -147,7 +147,7 @@ def source_flags(sources: Mapping[str, str]) -> tuple[SourceFlag, ...]:
 
 def check_claim(
     claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float = config.SUPPORT_THRESHOLD,
-    checker: str | Cascade = "deterministic",
+    checker: str | Cascade = DEFAULT_CHECKER,
 ) -> ClaimVerdict:  # fmt: skip
     """The verdict for one claim citing `cited_ids` among `sources` (id -> text). A single id may be
     given as a string."""
