@@ -7,9 +7,7 @@ checker, threshold, checker model, backend or KB revision, and the floors as hor
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 import math
 import os
@@ -18,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from citebound.evaluate.drift import KIND_NAMES, Change, Check, DriftReport, PeriodStats
-from citebound.evaluate.report import _STYLE, _table_html
+from citebound.evaluate.report import STYLE, PngFigure, table_html
 
 _RATE_METRICS = ("groundedness", "citation_precision", "citation_recall")
 MAX_MARKERS = 12  # more distinct change places than this: one marker per period
@@ -32,14 +30,9 @@ def _nan(value: float | None) -> float:
 def _png(title: str, labels: Sequence[str], series: Mapping[str, Sequence[float]], changes: Sequence[Change],
          *, kind: str = "line", ylabel: str = "", ylim: tuple[float, float] | None = None,
          hlines: Mapping[str, float] | None = None) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
-    try:
+    figure = PngFigure((7.5, 3.6))
+    with figure as ax:
         xs = list(range(n))
         if kind == "stacked":
             bottom = [0.0] * n
@@ -75,13 +68,7 @@ def _png(title: str, labels: Sequence[str], series: Mapping[str, Sequence[float]
         ax.set_ylabel(ylabel)
         if series:
             ax.legend(fontsize="x-small", loc="lower left" if kind == "line" else "upper left")
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-    finally:
-        plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    return figure.png
 
 
 def _markers(changes: Sequence[Change]) -> list[tuple[float, list[str]]]:
@@ -181,7 +168,7 @@ def render_html(report: DriftReport, checks: Sequence[Check] = (), *, floors: Ma
     e = html.escape
     title = "citebound: answer quality over time"
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{e(title)}</title>",
-             f"<style>{_STYLE}</style></head><body><h1>{e(title)}</h1>"]
+             f"<style>{STYLE}</style></head><body><h1>{e(title)}</h1>"]
     window = f"since {report.since}" if report.since else "the whole log"
     parts.append(f"<p>{report.requests} requests from {e(str(report.source))}, {e(window)}, by {e(report.by)}. "
                  "Groundedness and citation figures are means over the requests whose backend made claims, "
@@ -195,23 +182,23 @@ def render_html(report: DriftReport, checks: Sequence[Check] = (), *, floors: Ma
         parts.append("</ul>")
     for heading, png in plots(report, floors, ceilings):
         parts.append(f"<h2>{e(heading)}</h2><img alt='{e(heading)}' src='data:image/png;base64,{png}'>")
-    parts.append("<h2>Per period</h2>" + _table_html(_table(report)))
+    parts.append("<h2>Per period</h2>" + table_html(_table(report)))
     if report.changes:
         shown = report.changes[-MAX_CHANGE_ROWS:]
         note = (f"<p>The last {len(shown)} of {len(report.changes)} changes; all of them are in the JSON.</p>"
                 if len(shown) < len(report.changes) else "")
-        parts.append("<h2>Changes</h2>" + note + _table_html([{"at": c.at, "period": c.period, "change": c.label,
+        parts.append("<h2>Changes</h2>" + note + table_html([{"at": c.at, "period": c.period, "change": c.label,
                                                                  "request": c.request_id[:12]} for c in shown]))
     in_use = [{"period": p.period, "backend": "; ".join(f"{k} ({v})" for k, v in p.backends.items()),
                "verifier": "; ".join(f"{k} ({v})" for k, v in p.verifiers.items()),
                "KB revision": "; ".join(f"{k} ({v})" for k, v in p.kb_revisions.items())}
               for p in report.periods if p.requests]
-    parts.append("<h2>Backend, verifier and KB revision in use</h2>" + _table_html(in_use))
+    parts.append("<h2>Backend, verifier and KB revision in use</h2>" + table_html(in_use))
     why = [{"period": p.period, "removed (label · stage)": "; ".join(f"{k} {v}" for k, v in p.removed_by.items()),
             "most frequent reasons": "; ".join(f"{k} ({v})" for k, v in p.removed_reasons.items()),
             "abstained because": "; ".join(f"{k} ({v})" for k, v in p.abstain_reasons.items())}
            for p in report.periods if p.requests]
-    parts.append("<h2>Why claims were removed and requests abstained</h2>" + _table_html(why))
+    parts.append("<h2>Why claims were removed and requests abstained</h2>" + table_html(why))
     parts.append("</body></html>")
     return "\n".join(parts)
 

@@ -52,14 +52,41 @@ class Section:
     plots: list[Plot] = field(default_factory=list)
 
 
+class PngFigure:
+    """One matplotlib figure on the Agg backend (no display needed), as a context manager whose block
+    draws on the axes it yields; afterwards `.png` holds the figure as a base64 PNG. The figure is
+    closed whatever happens, so a long evaluation never accumulates open figures."""
+
+    def __init__(self, figsize: tuple[float, float]) -> None:
+        self.figsize = figsize
+        self.png = ""
+
+    def __enter__(self):
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        self._plt = plt
+        self._fig, self._ax = plt.subplots(figsize=self.figsize, dpi=100)
+        return self._ax
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        try:
+            if exc_type is None:
+                self._ax.grid(alpha=0.3)
+                self._fig.tight_layout()
+                buf = io.BytesIO()
+                self._fig.savefig(buf, format="png")
+                self.png = base64.b64encode(buf.getvalue()).decode("ascii")
+        finally:
+            self._plt.close(self._fig)
+        return False
+
+
 def _png(plot: Plot) -> str:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
-    try:
+    figure = PngFigure((6.4, 3.6))
+    with figure as ax:
         if plot.kind == "bar":
             n = max(len(plot.series), 1)
             width = 0.8 / n
@@ -81,13 +108,7 @@ def _png(plot: Plot) -> str:
         ax.set_ylabel(plot.ylabel)
         if len(plot.series) > 1 or plot.kind == "hist":
             ax.legend(fontsize="small")
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-    finally:
-        plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    return figure.png
 
 
 def _fmt(value: Any) -> str:
@@ -96,7 +117,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _table_html(rows: list[dict[str, Any]]) -> str:
+def table_html(rows: list[dict[str, Any]]) -> str:
     columns: list[str] = []
     for row in rows:
         columns.extend(c for c in row if c not in columns)
@@ -107,7 +128,7 @@ def _table_html(rows: list[dict[str, Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-_STYLE = """
+STYLE = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}
@@ -117,13 +138,13 @@ pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}
 
 def render_html(title: str, sections: Sequence[Section], meta: dict[str, Any] | None = None) -> str:
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"]
-    parts.append(f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>")
+    parts.append(f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>")
     for section in sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         if section.text:
             parts.extend(f"<p>{html.escape(p)}</p>" for p in section.text.split("\n\n"))
         if section.table:
-            parts.append(_table_html(section.table))
+            parts.append(table_html(section.table))
         for plot in section.plots:
             parts.append(f"<img alt='{html.escape(plot.title)}' src='data:image/png;base64,{_png(plot)}'>")
     if meta:  # the run's settings and raw figures: there for the record, folded so the tables come first
