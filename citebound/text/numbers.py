@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from citebound.text.citations import MARKER
 from citebound.text.scan import finditer_at
 from citebound.text.tokenize import strip_citation_markers
 
@@ -84,7 +85,6 @@ _DIGITS = re.compile(
 )
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?:\s?([AaPp])\.?[Mm]\b\.?)?(?![\d:])")
-_MARKER = re.compile(r"\[\s*[Ss]?\d+\s*(?:[,;]\s*[Ss]?\d+\s*)*\]")
 # Where each pattern above can start (see text/scan.py): the first character, then the opening
 # lookbehind re-checked one character back, so the engine can skip to candidates on long sources.
 _DIGITS_STARTS = re.compile(r"[$€£¥₹\d](?<![^\W\d_].)(?<![\d.].)(?<![^\W\d_]-.)")
@@ -374,7 +374,7 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     in AMBIGUOUS_WORDS are skipped (use it for claims; read sources with the default, leniently).
     `hedges=False` skips looking for "about"/"more than" before each number (sources need no hedges).
     """
-    clean = _blank(_blank(text, _ENUMERATOR), _MARKER)
+    clean = _blank(_blank(text, _ENUMERATOR), MARKER)
     mentions: list[NumberMention] = []
     for m in finditer_at(_ISO_DATE, _ISO_DATE_STARTS, clean):  # 2020-03-05: the year and the day; months are words elsewhere
         year, _, day = (int(g) for g in m.groups())
