@@ -219,12 +219,11 @@ def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *,
     if status == "error":
         ctx.trace.timings["failed"] = 1.0
         answer = ""
-    h = ctx.hits
     result = AskResult(
         request_id=ctx.request_id, question=ctx.question, answer=answer, abstained=reason is not None,
         abstain_reason=reason, claims=claims, citations=citations, removed=tuple(removed),
         sources=tuple(SourceInfo(x.source_id, x.chunk.id, x.chunk.doc_id, x.chunk.version, x.chunk.start,
-                                 x.chunk.end, dict(x.scores), x.chunk.text) for x in h),
+                                 x.chunk.end, dict(x.scores), x.chunk.text) for x in ctx.hits),
         flags=ctx.prompt.flags, backend=ctx.backend.describe(), kb_revision=_revision(ctx.kb),
         timings=ctx.trace.timings, confidence=confidence, retrieval_weak=ctx.retrieval_weak,
         backend_calls=len(ctx.trace.outputs), report=used.report.to_dict() if used is not None else None,
