@@ -80,13 +80,10 @@ def _checker(name: str, threshold: float | None, model: str | None):  # noqa: AN
     """The named checker at `threshold`. Any threshold in [0, 1] works: the deterministic checkers label
     a score between their partial floor (0.5) and the threshold `partial`, so a threshold below that
     floor lowers the floor with it (everything at or above the threshold is supported, below it
-    unsupported) instead of being refused."""
-    from citebound.verify.cascade import DEFAULT_PARTIAL_FLOOR
+    unsupported) instead of being refused: `Cascade` does that itself."""
     from citebound.verify.checkers import make_checker
 
     options: dict[str, object] = {"model": model} if model else {}
-    if threshold is not None and threshold < DEFAULT_PARTIAL_FLOOR and name in ("deterministic", "lexical"):
-        options["partial_floor"] = threshold
     return make_checker(name, threshold=threshold, **options)
 
 
