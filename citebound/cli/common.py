@@ -10,6 +10,9 @@ from citebound import config
 from citebound.errors import InputError
 
 KB_HELP = "Knowledge-base folder (default: $CITEBOUND_KB)."
+RAY_HELP = ("Run on Ray (pip install 'citebound[ray]'): local (start one on this machine), auto (the running "
+            "cluster), or an address (ray://host:10001). Same results as without.")
+WORKERS_HELP = "Workers: Ray actors with --ray (default: the cluster's CPUs), else local processes (default 1)."
 
 
 def kb_path(kb: Path | None) -> Path:
@@ -32,3 +35,10 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
         except ValueError:
             options[key.strip().replace("-", "_")] = value
     return options
+
+
+def executor(ray: str | None, workers: int | None):  # noqa: ANN201 - a citebound.parallel executor
+    """The executor for --ray / --workers (citebound.parallel.make_executor)."""
+    from citebound.parallel import make_executor
+
+    return make_executor(ray=ray, workers=workers)

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from citebound.cli.common import RAY_HELP, WORKERS_HELP, executor
 from citebound.verify.checkers import DEFAULT_CHECKER
 
 CHECKER_HELP = ("full (ids -> numbers -> entailment model + lexical score) | model (entailment model alone) | "
@@ -56,12 +57,16 @@ def verify_batch(
     model: Annotated[Optional[str], typer.Option(help=MODEL_HELP)] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write per-row predictions {id, label, score, verdict} here.")]
     = None,
+    ray: Annotated[Optional[str], typer.Option("--ray", help=RAY_HELP)] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help=WORKERS_HELP)] = None,
 ) -> None:
     """Check many claim/evidence pairs; with labels, report balanced accuracy and per-class figures."""
     from citebound.verify.batch import run_batch, write_predictions
+    from citebound.verify.checkers import CheckerSpec
 
-    cascade = _checker(checker, threshold, model)
-    result = run_batch(file, cascade)
+    spec = CheckerSpec(checker, threshold, model)
+    with executor(ray, workers) as runner:
+        result = run_batch(file, spec, executor=runner)
     if out is not None:
         write_predictions(result.predictions, out)
     if as_json:
@@ -70,7 +75,7 @@ def verify_batch(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{file.name}: checker {checker}, threshold {cascade.threshold:g}", show_header=False)
+    table = Table(title=f"{file.name}: checker {checker}, threshold {result.summary['threshold']:g}", show_header=False)
     for key, value in result.summary.items():
         table.add_row(key, f"{value:.4f}" if isinstance(value, float) else str(value))
     Console().print(table)
@@ -81,10 +86,9 @@ def _checker(name: str, threshold: float | None, model: str | None):  # noqa: AN
     a score between their partial floor (0.5) and the threshold `partial`, so a threshold below that
     floor lowers the floor with it (everything at or above the threshold is supported, below it
     unsupported) instead of being refused: `Cascade` does that itself."""
-    from citebound.verify.checkers import make_checker
+    from citebound.verify.checkers import CheckerSpec
 
-    options: dict[str, object] = {"model": model} if model else {}
-    return make_checker(name, threshold=threshold, **options)
+    return CheckerSpec(name, threshold, model).build()
 
 
 def _print_report(report, sources: dict[str, str]) -> None:  # noqa: ANN001 - AnswerReport, imported lazily

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 from citebound.datasets import load_beir
 from citebound.errors import InputError
 from citebound.kb.cache import cached_kb
 from citebound.metrics import DEFAULT_GAIN, evaluate, mean_metrics
+from citebound.parallel import Executor, InProcess, release_state, worker_state
 
 DEFAULT_METRICS = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map")
 # Chunks each ranking returns per query in an evaluation (trec_eval-style depth, deeper than what `ask`
@@ -34,6 +39,37 @@ def collapse_to_documents(chunk_doc_ids: list[str], limit: int | None = None) ->
     return docs[:limit] if limit else docs
 
 
+@dataclass(frozen=True, slots=True)
+class RankSpec:
+    """What a worker needs to rank queries as this process does: the KB folder and the retriever's settings."""
+
+    kb: str
+    mode: str
+    rrf_k: int
+    depth: int
+
+
+def _ranker(spec: RankSpec, progress: bool = False):  # noqa: ANN202 - (kb, Retriever, chunk -> document)
+    """This process's open KB, warmed retriever and chunk-to-document map for `spec`, built once."""
+    def build():  # noqa: ANN202
+        from citebound.kb import KnowledgeBase
+        from citebound.retrieval import Retriever
+
+        kb = KnowledgeBase.open(spec.kb)
+        retriever = Retriever(kb, mode=spec.mode, rrf_k=spec.rrf_k, depth=spec.depth, progress=progress)
+        retriever.warm_up()
+        return kb, retriever, dict(_chunk_docs(kb))
+
+    return worker_state(spec, build)
+
+
+def rank_queries(spec: RankSpec, queries: list[tuple[str, np.ndarray | None]]) -> list[list[str]]:
+    """Document rankings (MaxP) for a chunk of (query text, query vector or None): what a worker runs."""
+    _, retriever, chunk_doc = _ranker(spec)
+    return [collapse_to_documents([chunk_doc[c.chunk_id] for c in retriever.rank(text, spec.depth, qvec)])
+            for text, qvec in queries]
+
+
 def evaluate_retrieval(
     data: str | os.PathLike[str],
     split: str = "test",
@@ -45,36 +81,34 @@ def evaluate_retrieval(
     chunk_size: int | None = None,
     overlap: int | None = None,
     progress: bool = True,
+    executor: Executor | None = None,
 ) -> dict:
-    """Evaluate one retrieval mode on a BEIR folder; returns means, settings and per-query scores."""
-    from citebound.retrieval import Retriever
-
+    """Evaluate one retrieval mode on a BEIR folder; returns means, settings and per-query scores.
+    The KB is built (or found in the cache) and the queries embedded here; with an `executor`
+    (citebound.parallel) its workers rank the queries, each opening the same KB folder."""
     beir = load_beir(data, split)
     if not beir.queries:
         raise InputError(f"{beir.folder}: no query of split {split!r} has both text and qrels")
     t0 = time.perf_counter()
-    kb = cached_kb(beir.corpus, beir.name, chunk_size, overlap, progress)
-    retriever = Retriever(kb, mode=mode, rrf_k=rrf_k, depth=depth, progress=progress)
-    retriever.warm_up()
+    built = cached_kb(beir.corpus, beir.name, chunk_size, overlap, progress)
+    spec = RankSpec(str(built.path), mode, rrf_k, depth)
+    built.close()
+    kb, retriever, _ = _ranker(spec, progress)  # warm_up embeds missing chunks here, before any worker opens the KB
     build_s = time.perf_counter() - t0
     qids = list(beir.queries)
     qvecs = retriever.embed_queries([beir.queries[q] for q in qids]) if retriever.uses_dense else None
-    chunk_doc = {cid: kb_doc for cid, kb_doc in _chunk_docs(kb)}
-    run: dict[str, list[str]] = {}
+    items = [(beir.queries[q], None if qvecs is None else qvecs[i]) for i, q in enumerate(qids)]
     t1 = time.perf_counter()
-    iterator = range(len(qids))
-    if progress:
-        from tqdm import tqdm
-
-        iterator = tqdm(iterator, desc=f"{beir.name} {mode}", unit="query", leave=False)
-    for i in iterator:
-        cands = retriever.rank(beir.queries[qids[i]], depth, None if qvecs is None else qvecs[i])
-        run[qids[i]] = collapse_to_documents([chunk_doc[c.chunk_id] for c in cands])
-    query_s = time.perf_counter() - t1
+    try:
+        rankings = (executor or InProcess()).map(partial(rank_queries, spec), items, desc=f"{beir.name} {mode}",
+                                                 progress=progress)
+        query_s = time.perf_counter() - t1
+        stats = kb.stats()
+    finally:
+        release_state(spec)
+    run = dict(zip(qids, rankings))
     per_query = evaluate(run, {q: beir.qrels[q] for q in qids}, metrics, gain)
     means = mean_metrics(per_query)
-    stats = kb.stats()
-    kb.close()
     return {
         **{k: round(v, 4) for k, v in means.items()},
         "gain": gain,
@@ -88,6 +122,7 @@ def evaluate_retrieval(
         "depth": depth,
         "kb_ready_seconds": round(build_s, 1),
         "query_seconds": round(query_s, 2),
+        **(executor.describe() if executor is not None else {}),
         "per_query": per_query,
     }
 

@@ -13,13 +13,16 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from citebound.errors import InputError
 from citebound.metrics import balanced_accuracy, pick_threshold
+from citebound.parallel import Executor, worker_state
 from citebound.verify.cascade import Cascade
+from citebound.verify.checkers import CheckerSpec
 from citebound.verify.inputs import json_lines, read_text
 
 LABELS = ("supported", "unsupported")
@@ -76,13 +79,22 @@ def predict(rows: Sequence[ClaimRow], checker: Cascade, *, progress: bool = Fals
         from tqdm import tqdm
 
         iterator = tqdm(rows, desc=f"verify ({checker.name})", unit="claim", leave=False, mininterval=0.5)
-    out: list[Prediction] = []
     start = time.perf_counter()
-    for row in iterator:
-        v = checker.check_pair(row.claim, row.evidence)
-        predicted = "supported" if v.label == "supported" else "unsupported"
-        out.append(Prediction(row.id, predicted, v.score, v.stage in BLOCKING_STAGES, v.to_dict(), row.label))
+    out = [_predict_row(checker, row) for row in iterator]
     return out, time.perf_counter() - start
+
+
+def _predict_row(checker: Cascade, row: ClaimRow) -> Prediction:
+    v = checker.check_pair(row.claim, row.evidence)
+    predicted = "supported" if v.label == "supported" else "unsupported"
+    return Prediction(row.id, predicted, v.score, v.stage in BLOCKING_STAGES, v.to_dict(), row.label)
+
+
+def check_rows(spec: CheckerSpec, rows: list[ClaimRow]) -> list[Prediction]:
+    """Check a chunk of rows with the checker `spec` describes, built once per process: what a worker
+    of `citebound.parallel` runs."""
+    checker = worker_state(spec, spec.build)
+    return [_predict_row(checker, row) for row in rows]
 
 
 def binary_metrics(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float]:
@@ -139,19 +151,34 @@ class BatchResult:
     summary: dict
 
 
-def run_batch(path: str | Path, checker: Cascade, *, progress: bool | None = None) -> BatchResult:
+def run_batch(path: str | Path, checker: Cascade | CheckerSpec, *, progress: bool | None = None,
+              executor: Executor | None = None) -> BatchResult:
     """Check every row of a claims file at the checker's threshold; summarise, with figures when every
-    row is labelled. `progress=None` shows a bar (stderr) on files of 500 rows or more."""
+    row is labelled. `progress=None` shows a bar (stderr) on files of 500 rows or more, and on workers. With an
+    `executor` (citebound.parallel: a process pool or Ray) the rows are checked by its workers, each
+    building the checker from its `CheckerSpec`; the predictions are the same as in this process."""
     rows = read_rows(path)
-    show = len(rows) >= 500 if progress is None else progress
-    predictions, seconds = predict(rows, checker, progress=show)
+    remote = executor is not None and executor.name != "local"
+    show = (len(rows) >= 500 or remote) if progress is None else progress
+    spec = checker if isinstance(checker, CheckerSpec) else None
+    cascade = worker_state(spec, spec.build) if spec is not None else checker
+    if not remote:
+        predictions, seconds = predict(rows, cascade, progress=show)
+    elif spec is None:
+        raise InputError("checking on workers needs a CheckerSpec (a built checker does not travel)")
+    else:
+        start = time.perf_counter()
+        predictions = executor.map(partial(check_rows, spec), rows, desc=f"verify ({cascade.name})", progress=show)
+        seconds = time.perf_counter() - start
     summary: dict = {
         "n": len(rows),
-        "checker": checker.name,
-        "threshold": checker.threshold,
+        "checker": cascade.name,
+        "threshold": cascade.threshold,
         "claims_per_second": round(len(rows) / seconds, 1) if seconds > 0 else None,
         "predicted_supported": sum(p.label == "supported" for p in predictions),
     }
+    if executor is not None:
+        summary.update(executor.describe())
     if all(r.label is not None for r in rows):
         metrics = binary_metrics([r.label for r in rows], [p.label for p in predictions])
         summary.update({k: round(v, 4) for k, v in metrics.items() if k != "n"})

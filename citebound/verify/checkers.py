@@ -18,6 +18,7 @@ Factories must import heavy things lazily (inside the factory), never at module 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 
 from citebound.errors import InputError
@@ -53,3 +54,17 @@ def make_checker(name: str | None = None, **options: object) -> Cascade:
     if options.get("threshold", 0.0) is None:
         options.pop("threshold")
     return factory(**options)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerSpec:
+    """A checker as plain values (name, threshold, model file), so another process (a pool or Ray
+    worker, citebound.parallel) can build the same checker: a built Cascade holds a model session and
+    does not travel."""
+
+    name: str | None = None
+    threshold: float | None = None
+    model: str | None = None
+
+    def build(self) -> Cascade:
+        return make_checker(self.name, threshold=self.threshold, **({"model": self.model} if self.model else {}))
