@@ -9,6 +9,10 @@ Labelled QA folders (the layout of `shared/data/qa/squad2/<split>`): `corpus.jso
 `calibrate retrieval` (citebound.retrieval), `eval qa`, `calibrate extractive` (citebound.evaluate) and
 the benchmarks, so all reject the same bad rows with the same message.
 
+Instead of `corpus.jsonl`, a QA folder may hold `documents.json` (`load_document_set`): documents read
+where they are installed, e.g. the Python manual of the Debian package python3.11-doc
+(bench/data/techdocs/), so a set of questions over somebody else's documentation ships without their text.
+
 A leaf module: it imports nothing of citebound but `errors`, so any layer may read these files.
 """
 
@@ -55,8 +59,60 @@ def require_corpus(data: Path) -> Path:
     """`data/corpus.jsonl` of a labelled QA folder; InputError naming the folder when it is missing."""
     corpus = Path(data) / "corpus.jsonl"
     if not corpus.is_file():
-        raise InputError(f"{data}: corpus.jsonl is missing (a QA folder holds corpus.jsonl and questions.jsonl)")
+        raise InputError(f"{data}: corpus.jsonl is missing (a QA folder holds questions.jsonl and corpus.jsonl "
+                         "or documents.json)")
     return corpus
+
+
+@dataclass(frozen=True)
+class DocumentSet:
+    """The documents of a QA folder's `documents.json`: files under `root`, named by their path relative
+    to it (`pages`). Ingested as a folder called `name`, so page `p` is the KB document `name/p` and a
+    question's `context_id` is a page path."""
+
+    name: str
+    root: Path
+    pages: tuple[str, ...]
+    package: str | None = None
+
+    def doc_id(self, page: str) -> str:
+        return f"{self.name}/{page}"
+
+    def paths(self) -> list[Path]:
+        return [self.root / page for page in self.pages]
+
+
+def load_document_set(data: str | os.PathLike[str]) -> DocumentSet:
+    """`data/documents.json` (`{name, root, pages, package?}`); InputError when it is malformed or a
+    page is missing (naming the package that installs them, when the file names one)."""
+    path = Path(data) / "documents.json"
+    try:
+        spec = json.loads(path.read_text(encoding="utf-8"))
+        name, root = str(spec["name"]), Path(spec["root"])
+        pages = tuple(str(p) for p in spec["pages"])
+        package = spec.get("package")
+    except FileNotFoundError:
+        raise InputError(f"{data}: documents.json is missing") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"{path}: not a document list ({str(exc)[:200]})") from None
+    if not pages or not name or "/" in name:
+        raise InputError(f"{path}: needs a folder name without '/' and at least one page")
+    if any(Path(p).is_absolute() or ".." in Path(p).parts for p in pages):
+        raise InputError(f"{path}: pages are paths relative to root, inside it")
+    missing = [p for p in pages if not (root / p).is_file()]
+    if missing:
+        hint = f" (install the Debian package {package}: apt-get install {package})" if package else ""
+        raise InputError(f"{path}: {len(missing)} of {len(pages)} pages not found under {root}, "
+                         f"e.g. {missing[0]}{hint}")
+    return DocumentSet(name, root, pages, str(package) if package else None)
+
+
+def qa_documents(data: str | os.PathLike[str]) -> Path | DocumentSet:
+    """What a labelled QA folder's questions are asked against: its `corpus.jsonl`, or else the
+    documents its `documents.json` lists; InputError when it has neither."""
+    if (Path(data) / "corpus.jsonl").is_file() or not (Path(data) / "documents.json").is_file():
+        return require_corpus(Path(data))
+    return load_document_set(data)
 
 
 @dataclass(frozen=True)
