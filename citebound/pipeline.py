@@ -389,7 +389,7 @@ def _write_audit(audit: AuditLog | bool | None, ctx: _Context, result: AskResult
         abstained=result.abstained,
         result=record_result,
         timings=dict(result.timings),
-        kb_path=str(Path(ctx.kb.path).resolve()) if getattr(ctx.kb, "path", None) else None,
+        kb_path=_kb_location(ctx.kb),
         kb_revision=result.kb_revision,
         prompt=ctx.prompt.render(),
         abstain_reason=result.abstain_reason,
@@ -415,3 +415,10 @@ def _write_audit(audit: AuditLog | bool | None, ctx: _Context, result: AskResult
 
 
 __all__ = ["AskResult", "KeptClaim", "RemovedClaim", "ResolvedCitation", "SourceInfo", "ask", "with_citation_numbers"]
+
+
+def _kb_location(kb: KnowledgeBase) -> str | None:
+    """The KB as an audit record names it: its resolved folder, or its PostgreSQL URL without password."""
+    if not getattr(kb, "path", None):
+        return None
+    return kb.location if getattr(kb, "shared", False) else str(Path(kb.path).resolve())

@@ -33,3 +33,24 @@ def _isolated_caches(_session_cache, monkeypatch):
     monkeypatch.setenv("CITEBOUND_CACHE", str(_session_cache))
     for name in _USER_SETTINGS:
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """One PostgreSQL (pgserver wheel) for the whole run, or a skip naming why it cannot start."""
+    from helpers.postgres import start_server
+
+    server = start_server(tmp_path_factory)
+    if isinstance(server, str):
+        pytest.skip(server)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def kb_target(request, tmp_path):
+    """Where a test's knowledge base lives: a folder (SQLite) or a fresh PostgreSQL database (its URL).
+    Tests that take it run against both backends."""
+    if request.param == "sqlite":
+        return tmp_path / "kb"
+    return request.getfixturevalue("postgres_server").new_database()

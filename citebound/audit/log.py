@@ -10,6 +10,10 @@
   `verify()` also detects truncation: deleting the newest records leaves a chain that is intact in
   itself but ends before the recorded head. The head file is written after the commit, so a process
   killed in between leaves it one record behind, never ahead; a head behind the log is not a problem.
+- In PostgreSQL (`AuditLog("postgresql://…")`, the log of a KB kept there), the same tables and
+  migrations; writers on any machine serialise on the log's advisory lock (`citebound.db.postgres`), so
+  the chain stays one chain, and the head is a row of table `chain_head` written in the record's own
+  transaction (no file is shared between machines).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from citebound.audit.migrations import migrate
-from citebound.db import write_transaction
+from citebound.db import is_postgres, open_sqlite, write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
 
 AUDIT_FILENAME = "audit.sqlite3"
@@ -121,21 +125,33 @@ class AuditLog:
     """Append-only request log. `AuditLog.beside(kb_dir)` opens the log that lives in a KB folder."""
 
     def __init__(self, path: str | Path, *, hash_chain: bool = True) -> None:
-        self.path = Path(path)
         self.hash_chain = hash_chain
+        self.shared = is_postgres(str(path))
+        if self.shared:
+            from citebound.db.postgres import open_postgres
+
+            self.path: Path | str = str(path)
+            self._db = open_postgres(self.path, lock="audit")
+            self.location = self._db.location
+        else:
+            self.path = Path(path)
+            self.location = str(self.path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # Autocommit mode: every transaction below is explicit, so a record is all-or-nothing.
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=30, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
-            self._db.execute("PRAGMA foreign_keys=ON")
+            if not self.shared:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                # Autocommit mode: every transaction below is explicit, so a record is all-or-nothing.
+                self._db = open_sqlite(self.path)  # WAL + synchronous=NORMAL: a crash never corrupts
             migrate(self._db)
         except sqlite3.DatabaseError as exc:
-            raise KnowledgeBaseError(f"cannot open audit log {self.path}: {exc}") from None
+            if self.shared:
+                self._db.close()
+            raise KnowledgeBaseError(f"cannot open audit log {self.location}: {exc}") from None
 
     @classmethod
     def beside(cls, kb_dir: str | Path, **kwargs: Any) -> AuditLog:
+        """The log of the KB at `kb_dir`: `audit.sqlite3` in its folder, or the same PostgreSQL database."""
+        if is_postgres(str(kb_dir)):
+            return cls(str(kb_dir), **kwargs)
         return cls(Path(kb_dir) / AUDIT_FILENAME, **kwargs)
 
     def close(self) -> None:
@@ -164,13 +180,19 @@ class AuditLog:
             else:
                 record = replace(record, prev_hash=None, hash=None)
             self._insert(record)
-        if self.hash_chain:
+            if self.hash_chain and self.shared:  # the head row commits with the record
+                seq = db.execute("SELECT seq FROM requests WHERE id = ?", (record.id,)).fetchone()[0]
+                db.execute("INSERT INTO chain_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE "
+                           "SET seq = excluded.seq, hash = excluded.hash", (seq, record.hash))
+        if self.hash_chain and not self.shared:
             self._write_head()
         return record
 
     # -- the chain head, kept outside the log's rows ------------------------------------------------
     @property
     def head_path(self) -> Path:
+        if self.shared:
+            raise InputError("a log in PostgreSQL keeps its chain head in table chain_head, not in a file")
         return self.path.with_name(self.path.name + HEAD_SUFFIX)
 
     def _tail(self) -> tuple[int, str] | None:
@@ -179,7 +201,10 @@ class AuditLog:
 
     def read_head(self) -> dict[str, Any] | None:
         """The recorded chain head {"seq", "hash"}, or None when there is no head file. InputError when
-        the file exists but cannot be read as a head."""
+        the file exists but cannot be read as a head. (PostgreSQL: the `chain_head` row.)"""
+        if self.shared:
+            row = self._db.execute("SELECT seq, hash FROM chain_head WHERE id = 1").fetchone()
+            return None if row is None else {"seq": int(row[0]), "hash": row[1]}
         try:
             raw = self.head_path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -254,7 +279,7 @@ class AuditLog:
         if exact:
             rows = exact
         if not rows or not request_id:
-            raise InputError(f"no request {request_id!r} in the audit log {self.path}")
+            raise InputError(f"no request {request_id!r} in the audit log {self.location}")
         if len(rows) > 1:
             raise InputError(f"request id prefix {request_id!r} is ambiguous; give more characters")
         return self._record(rows[0])
@@ -271,12 +296,13 @@ class AuditLog:
         (_seq, rid, created_at, question, kb_path, kb_revision, backend, prompt, status, abstained,
          abstain_reason, answer, result, timings, prev_hash, hash_) = row
         db = self._db
-        sources = tuple(
-            SourceRecord(label, chunk_id, doc_id, version, start, end, th, json.loads(scores))
-            for label, chunk_id, doc_id, version, start, end, th, scores in db.execute(
+        sources = tuple(sorted(
+            (SourceRecord(label, chunk_id, doc_id, version, start, end, th, json.loads(scores))
+             for label, chunk_id, doc_id, version, start, end, th, scores in db.execute(
                 'SELECT label, chunk_id, doc_id, version, start, "end", text_hash, scores FROM sources'
-                " WHERE request_id = ? ORDER BY CAST(substr(label, 2) AS INTEGER), label", (rid,))
-        )
+                " WHERE request_id = ?", (rid,))),
+            key=lambda s: (_label_number(s.label), s.label),
+        ))
         outputs = tuple(
             OutputRecord(*row) for row in db.execute(
                 "SELECT attempt, kind, raw, parse_error FROM outputs WHERE request_id = ? ORDER BY attempt",
@@ -292,7 +318,7 @@ class AuditLog:
         flags = tuple(
             FlagRecord(*row) for row in db.execute(
                 'SELECT source_id, pattern, start, "end", excerpt FROM flags WHERE request_id = ?'
-                " ORDER BY rowid", (rid,))
+                f" ORDER BY {db.rowid}", (rid,))
         )
         return AuditRecord(
             id=rid, question=question, backend=json.loads(backend), status=status, abstained=bool(abstained),
@@ -328,7 +354,8 @@ class AuditLog:
             return [*problems, str(exc)]
         if head is None:
             if hashes:
-                problems.append(f"no chain head file {self.head_path.name} beside the log: truncation cannot be "
+                where = "row in table chain_head" if self.shared else f"file {self.head_path.name} beside the log"
+                problems.append(f"no chain head {where}: truncation cannot be "
                                 "ruled out (the head is written with every record)")
         elif head["seq"] not in hashes:
             last = max(hashes, default=0)
@@ -339,8 +366,22 @@ class AuditLog:
         return problems
 
     def integrity_check(self) -> str:
-        """SQLite's own structural check ("ok" when the file is sound)."""
+        """SQLite's own structural check ("ok" when the file is sound). PostgreSQL checks its own
+        storage (checksums, WAL); a log there answers "ok" once it can be read."""
+        if self.shared:
+            self._db.execute("SELECT count(*) FROM requests").fetchone()
+            return "ok"
         return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _label_number(label: str) -> int:
+    """The number in a source label (S12 -> 12; what SQLite's CAST(substr(label, 2) AS INTEGER) gave)."""
+    digits = ""
+    for ch in label[1:]:
+        if not ch.isdigit():
+            break
+        digits += ch
+    return int(digits) if digits else 0
 
 
 def _dumps(value: Any) -> str:

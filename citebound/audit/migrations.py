@@ -8,6 +8,7 @@ when it is opened. Never edit a released migration: add a new one.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from citebound.db import Migrations, execute_script
 
@@ -15,7 +16,7 @@ migration = Migrations("_citebound_migrations")
 MIGRATIONS = migration.steps
 
 
-def migrate(db: sqlite3.Connection) -> list[str]:
+def migrate(db: Any) -> list[str]:
     """Apply every migration not yet applied, each in its own transaction. Returns the names applied.
 
     `db` must be in autocommit mode (`isolation_level=None`); transactions are explicit here.
@@ -24,7 +25,7 @@ def migrate(db: sqlite3.Connection) -> list[str]:
 
 
 @migration
-def m001_requests(db: sqlite3.Connection) -> None:
+def m001_requests(db: Any) -> None:
     execute_script(
         db,
         """
@@ -92,6 +93,16 @@ def m001_requests(db: sqlite3.Connection) -> None:
         CREATE INDEX flags_request ON flags(request_id);
         """,
     )
+
+
+@migration
+def m002_chain_head(db: Any) -> None:
+    """PostgreSQL only: the chain head as a row written in each record's transaction (SQLite keeps it in
+    a file beside the log; a file is not shared between the machines of a PostgreSQL deployment)."""
+    if getattr(db, "dialect", "sqlite") != "postgresql":
+        return
+    execute_script(db, "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, "
+                       "hash TEXT NOT NULL);")
 
 
 def schema_sql() -> str:

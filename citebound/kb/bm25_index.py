@@ -15,10 +15,16 @@ commit; the knowledge base compares it with its own revision on open and re-sync
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Iterable
+
+Plan = tuple[Iterable[tuple[str, str]], Iterable[str], int, bool]  # adds, deletes, revision, reset
+log = logging.getLogger(__name__)
+_APPLY_WAIT_S = 30.0
 
 ANALYZER = "citebound_en"
 K1 = 1.2  # tantivy's fixed BM25 parameters (documented here; tantivy does not expose them)
@@ -101,10 +107,40 @@ class Bm25Index:
     # -- writing -------------------------------------------------------------------------------------
     def apply(self, adds: Iterable[tuple[str, str]], deletes: Iterable[str], revision: int, reset: bool = False) -> None:
         """Delete then add chunks in one tantivy commit, then record `revision`."""
+        if not self.update(lambda _at: (adds, deletes, revision, reset), wait=_APPLY_WAIT_S):
+            raise ValueError("LockBusy: another process holds the index's writer lock")
+
+    def _writer(self, wait: float):  # noqa: ANN202 - a tantivy IndexWriter, or None while another holds it
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                return self._index.writer(heap_size=64_000_000, num_threads=self.threads)
+            except ValueError as exc:
+                if "LockBusy" not in str(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    return None
+                time.sleep(0.05)
+
+    def update(self, plan: Callable[[int], Plan | None], wait: float = 0.0) -> bool:
+        """Take the index's writer lock (waiting up to `wait` seconds while another process holds it),
+        ask `plan(revision the index reflects now)` what to write — (adds, deletes, new revision, reset)
+        or None for nothing — and write it: deletes, then adds, in one tantivy commit, then the revision.
+        Deciding under the lock keeps two processes from applying one change twice. True if written;
+        False when there was nothing to do or the lock stayed busy."""
         import tantivy
 
-        writer = self._index.writer(heap_size=64_000_000, num_threads=self.threads)
+        writer = self._writer(wait)
+        if writer is None:
+            log.warning("the BM25 index %s is being written by another process; not syncing it now", self.folder)
+            return False
         try:
+            todo = plan(self.revision)
+            if todo is None:
+                writer.rollback()
+                self._searcher = None  # another process may have committed: read its commit next
+                return False
+            adds, deletes, revision, reset = todo
             if reset:
                 writer.delete_all_documents()
             for chunk_id in deletes:
@@ -113,12 +149,15 @@ class Bm25Index:
                 writer.add_document(tantivy.Document(chunk_id=chunk_id, body=text))
             writer.commit()
             writer.wait_merging_threads()
+            self._set_revision(revision)
         except BaseException:
             writer.rollback()
             raise
-        self._set_revision(revision)
+        finally:
+            del writer  # releases the lock
         self._index.reload()
         self._searcher = None
+        return True
 
     # -- reading -------------------------------------------------------------------------------------
     def analyze(self, text: str) -> list[str]:

@@ -3,12 +3,13 @@
 Each migration is a function registered with `@migration` (a `citebound.db.Migrations`, the runner the
 audit log uses too); the names already applied are recorded in `_migrations`, so `migrate(db)` is
 idempotent and runs on every `KnowledgeBase.open`. A migration and its record are applied in one
-transaction. Add new schema changes as new functions at the end; never edit one that has shipped.
+transaction. Add new schema changes as new functions at the end; never edit one that has shipped. The same migrations
+build a PostgreSQL database: each statement is SQLite DDL that the connection rewrites (`db.ddl`).
 """
 
 from __future__ import annotations
 
-import sqlite3
+from typing import Any
 
 from citebound.db import Migrations, execute_script
 
@@ -17,7 +18,7 @@ MIGRATIONS = migration.steps
 
 
 @migration
-def m001_initial(db: sqlite3.Connection) -> None:
+def m001_initial(db: Any) -> None:
     execute_script(db, """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- one row per document; status 'active' or 'removed'; current_version points into versions
@@ -68,7 +69,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
 
 
 @migration
-def m002_api_keys(db: sqlite3.Connection) -> None:
+def m002_api_keys(db: Any) -> None:
     """API keys of the HTTP service (citebound.kb.keys): only the sha256 of each key is stored."""
     execute_script(db, """
         CREATE TABLE api_keys (
@@ -82,7 +83,27 @@ def m002_api_keys(db: sqlite3.Connection) -> None:
     """)
 
 
-def migrate(db: sqlite3.Connection) -> list[str]:
+@migration
+def m003_documents_by_revision(db: Any) -> None:
+    """The documents changed after a revision, found without a scan: how a BM25 index that is behind
+    the KB catches up (`KnowledgeBase.sync_index`)."""
+    execute_script(db, "CREATE INDEX documents_revision ON documents(updated_revision);")
+
+
+@migration
+def m004_postgres_vectors(db: Any) -> None:
+    """PostgreSQL only: vectors are pgvector `vector` values (the table is new with the database, so
+    nothing is converted). SQLite keeps float32 bytes."""
+    if getattr(db, "dialect", "sqlite") != "postgresql":
+        return
+    execute_script(db, """
+        CREATE EXTENSION IF NOT EXISTS vector;
+        ALTER TABLE vectors DROP COLUMN vec;
+        ALTER TABLE vectors ADD COLUMN vec vector NOT NULL;
+    """)
+
+
+def migrate(db: Any) -> list[str]:
     """Apply every migration not applied yet, each in its own transaction; return the names applied."""
     return migration.apply(db)
 

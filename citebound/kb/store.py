@@ -1,32 +1,42 @@
-"""The knowledge base: documents, their versions and chunks in SQLite (WAL), a BM25 index beside it,
-and embeddings keyed by the hash of the text they embed.
+"""The knowledge base: documents, their versions and chunks in a database (SQLite in the KB folder, or
+PostgreSQL shared by several processes), a BM25 index beside it, and embeddings keyed by the hash of the
+text they embed.
 
 Layout of a KB folder:
     kb.sqlite3    documents, versions (normalized text + hash), chunks, vectors, meta (revision, settings)
     bm25/         tantivy index of the chunks of current versions of active documents
 
-Consistency: each ingest batch is one SQLite transaction that also bumps `revision`; only after it
+A KB in PostgreSQL (`KnowledgeBase.open("postgresql://…")`) keeps the same tables in the database (vectors
+as pgvector values) and its BM25 index in this machine's cache (`<cache>/kb-index/<kb id>/bm25`), one per
+machine, following the revision in the database like any index that is behind (below).
+
+Consistency: each ingest batch is one database transaction that also bumps `revision`; only after it
 commits is the BM25 index updated (one tantivy commit), and then the index records the revision it
-reflects. A process killed in between leaves SQLite at the new revision and the index at the old one;
-the next `open` sees the mismatch and re-syncs the index from SQLite. Vectors need no such step: they
-are looked up by content hash, and any chunk without one is embedded before dense search.
+reflects. An index behind the database (a process killed in between, another process or machine that
+wrote the KB) catches up in `sync_index`: under the index's writer lock it reads, from one snapshot of the
+database, the documents changed after the index's revision (`documents.updated_revision`), deletes every
+chunk their versions up to that revision had and adds the chunks they have now, in one tantivy commit.
+Vectors need no such step: they are looked up by content hash, and any chunk without one is embedded
+before dense search.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import sqlite3
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from citebound.db import write_transaction
+from citebound.db import is_postgres, open_sqlite, read_transaction, write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
 from citebound.kb.chunk import (
     DEFAULT_CHUNK_SIZE,
@@ -38,6 +48,7 @@ from citebound.kb.chunk import (
 )
 from citebound.kb.ingest import RawDocument, Skipped, collect
 from citebound.kb.migrations import migrate
+from citebound.paths import cache_root
 from citebound.text.unicode import lone_surrogate
 from citebound.types import Chunk
 
@@ -46,6 +57,7 @@ log = logging.getLogger(__name__)
 DB_FILE = "kb.sqlite3"
 BM25_DIR = "bm25"
 DEFAULT_BATCH_DOCS = 500
+INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
 
 _ACTIVE_CHUNKS = """
     SELECT c.chunk_id, c.text, c.content_hash
@@ -109,6 +121,15 @@ def _checked(doc: RawDocument) -> RawDocument | Skipped:
 
 
 @dataclass(frozen=True)
+class IndexChange:
+    """What one committed change does to the BM25 index: revision `revision - 1` -> `revision`."""
+
+    revision: int
+    adds: dict[str, str]
+    deletes: set[str]
+
+
+@dataclass(frozen=True)
 class DocumentInfo:
     doc_id: str
     current_version: int
@@ -119,8 +140,8 @@ class DocumentInfo:
 class KnowledgeBase:
     """A versioned document store with a BM25 index and an embedding cache. Use `KnowledgeBase.open`."""
 
-    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
-        self.path = path
+    def __init__(self, path: Path | str, db) -> None:  # noqa: ANN001 - a citebound.db.Connection
+        self.path = path  # the folder, or the postgresql:// URL
         self._db = db
         self._lock = threading.RLock()
         self._bm25 = None
@@ -136,48 +157,50 @@ class KnowledgeBase:
         chunk_size: int | None = None,
         overlap: int | None = None,
     ) -> "KnowledgeBase":
-        """Open the KB in folder `path` (creating it when `create`), apply migrations, re-sync the index.
+        """Open the KB in folder `path`, or in the PostgreSQL database at a `postgresql://` URL (creating
+        it when `create`), apply migrations, re-sync the index.
 
         `chunk_size` / `overlap` (characters) are fixed when the KB is created; passing different values
         for an existing KB is an error, because chunk ids and offsets depend on them.
         """
-        folder = Path(path)
-        db_path = folder / DB_FILE
         size = chunk_size if chunk_size is not None else DEFAULT_CHUNK_SIZE
         lap = overlap if overlap is not None else DEFAULT_OVERLAP
         check_settings(size, lap)  # before anything is created: a bad pair leaves no empty KB behind
-        if not db_path.exists():
-            if not create:
-                raise KnowledgeBaseError(f"no knowledge base at {folder} (create one with `citebound ingest`)")
-            if folder.exists() and not folder.is_dir():
-                raise KnowledgeBaseError(f"{folder} exists and is not a folder")
-            folder.mkdir(parents=True, exist_ok=True)
+        where: Path | str = str(path) if is_postgres(str(path)) else Path(path)
+        db = _connect(where, create)
         try:
-            db = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False, timeout=30)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: atomic and safe against process kills
-            db.execute("PRAGMA foreign_keys=ON")
-            migrate(db)
-        except sqlite3.DatabaseError as exc:
-            raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
-        stored = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('chunk_size', 'overlap')").fetchall())
-        if not stored:
-            with write_transaction(db):
-                db.executemany(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
-                    [("chunk_size", str(size)), ("overlap", str(lap)), ("revision", "0")],
+            stored = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('chunk_size', 'overlap')").fetchall())
+            if not stored:
+                with write_transaction(db):  # two processes creating one KB at once: the first one's values
+                    db.executemany(
+                        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                        [("chunk_size", str(size)), ("overlap", str(lap)), ("revision", "0"),
+                         ("kb_id", uuid.uuid4().hex)],
+                    )
+                stored = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('chunk_size', 'overlap')").fetchall())
+            if (chunk_size is not None and int(stored["chunk_size"]) != chunk_size) or (
+                overlap is not None and int(stored["overlap"]) != overlap
+            ):
+                raise KnowledgeBaseError(
+                    f"{_describe(where)} was built with chunk size {stored['chunk_size']} and overlap "
+                    f"{stored['overlap']}; use a new knowledge base for other values"
                 )
-        elif (chunk_size is not None and int(stored["chunk_size"]) != chunk_size) or (
-            overlap is not None and int(stored["overlap"]) != overlap
-        ):
+        except BaseException:
             db.close()
-            raise KnowledgeBaseError(
-                f"{folder} was built with chunk size {stored['chunk_size']} and overlap {stored['overlap']}; "
-                "use a new KB folder for other values"
-            )
-        kb = cls(folder, db)
+            raise
+        kb = cls(where, db)
         kb.sync_index()
         return kb
+
+    @property
+    def location(self) -> str:
+        """Where the KB is, as shown to people and written to audit records (a URL without its password)."""
+        return _describe(self.path)
+
+    @property
+    def shared(self) -> bool:
+        """True for a KB in PostgreSQL: other processes, on other machines, may change it at any time."""
+        return isinstance(self.path, str)
 
     def close(self) -> None:
         with self._lock:
@@ -193,7 +216,7 @@ class KnowledgeBase:
         self.close()
 
     @property
-    def db(self) -> sqlite3.Connection:
+    def db(self):  # noqa: ANN201 - a citebound.db.Connection (sqlite3 or PostgreSQL)
         if self._db is None:
             raise KnowledgeBaseError("the knowledge base is closed")
         return self._db
@@ -210,7 +233,10 @@ class KnowledgeBase:
 
     def set_setting(self, key: str, value: str) -> None:
         with self._lock:
-            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def get_json(self, key: str) -> object | None:
         raw = self.get_setting(key)
@@ -226,27 +252,51 @@ class KnowledgeBase:
         if self._bm25 is None:
             from citebound.kb.bm25_index import Bm25Index
 
-            self._bm25 = Bm25Index(self.path / BM25_DIR, threads=min(2, os.cpu_count() or 1))
+            self._bm25 = Bm25Index(self._index_folder(), threads=min(2, os.cpu_count() or 1))
         return self._bm25
 
-    def sync_index(self) -> bool:
-        """Rebuild the BM25 index from SQLite if it does not reflect the current revision. True if rebuilt."""
+    def _index_folder(self) -> Path:
+        if not self.shared:
+            return Path(self.path) / BM25_DIR
+        kb_id = self.get_setting("kb_id") or hashlib.sha256(self.location.encode()).hexdigest()[:32]
+        return cache_root() / "kb-index" / kb_id / BM25_DIR
+
+    def sync_index(self, change: IndexChange | None = None, wait: float = 0.0) -> bool:
+        """Bring the BM25 index to the KB's revision; True if it wrote to the index.
+
+        Under the index's writer lock (waiting up to `wait` seconds for another process's commit; False if
+        it stays busy: that process brings the index up to date itself, or the next sync does), the index
+        gets `change` when it is exactly one revision behind it, else the changes since its own revision
+        read from the database (see the module docstring), else (no usable index) a rebuild."""
+        def plan(at: int):  # noqa: ANN202
+            if change is not None and at == change.revision - 1:
+                return change.adds.items(), change.deletes, change.revision, False
+            return self._index_delta(at)
+
         with self._lock:
+            return self.bm25.update(plan, wait=wait)
+
+    def _index_delta(self, at: int):  # noqa: ANN202 - (adds, deletes, revision, reset) or None
+        """What takes an index at revision `at` to the KB's revision, read from one snapshot."""
+        with read_transaction(self.db) as db:
             revision = self.revision
-            if self.bm25.revision == revision:
-                return False
-            if self.bm25.revision != -1 or revision != 0:  # not just a new, empty KB
-                log.warning("BM25 index at revision %s, KB at %s: re-syncing it", self.bm25.revision, revision)
-            rows = ((cid, text) for cid, text, _ in self.db.execute(_ACTIVE_CHUNKS))
-            try:
-                self.bm25.apply(rows, [], revision, reset=True)
-            except ValueError as exc:
-                if "LockBusy" not in str(exc):
-                    raise
-                # another process is writing this KB right now; it brings the index up to date itself
-                log.warning("BM25 index is being written by another process; not re-syncing it now")
-                return False
-            return True
+            if at == revision:
+                return None
+            if at < 0 or at > revision:  # no index, a corrupt one, or one of another KB: rebuild
+                if at != -1 or revision != 0:  # not just a new, empty KB
+                    log.warning("BM25 index at revision %s, KB at %s: rebuilding it", at, revision)
+                return [(cid, text) for cid, text, _ in db.execute(_ACTIVE_CHUNKS)], [], revision, True
+            deletes = {r[0] for r in db.execute(
+                "SELECT vc.chunk_id FROM documents d "
+                "JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
+                "JOIN version_chunks vc ON vc.doc_id = v.doc_id AND vc.version = v.version "
+                "WHERE d.updated_revision > ?", (at, at))}
+            adds = db.execute(
+                "SELECT c.chunk_id, c.text FROM documents d "
+                "JOIN version_chunks vc ON vc.doc_id = d.doc_id AND vc.version = d.current_version "
+                "JOIN chunks c ON c.chunk_id = vc.chunk_id "
+                "WHERE d.updated_revision > ? AND d.status = 'active' ORDER BY d.doc_id, vc.ord", (at,)).fetchall()
+        return [(cid, text) for cid, text in adds], deletes, revision, False
 
     # -- ingest ---------------------------------------------------------------------------------------
     def ingest(
@@ -358,8 +408,9 @@ class KnowledgeBase:
                 if not changed:
                     return 0  # nothing was written: the transaction commits empty
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
-            # SQLite is the source of truth; the index follows (and is re-synced on open if this dies).
-            self.bm25.apply(adds.items(), deletes, revision)  # deletes run first, so re-adds survive
+            # The database is the source of truth; the index follows (and catches up later if this dies).
+            # Deletes run first, so re-adds survive.
+            self.sync_index(IndexChange(revision, adds, deletes), wait=INDEX_WAIT_S)
             return new_chunks
 
     def _ingest_one(
@@ -404,8 +455,8 @@ class KnowledgeBase:
             text = doc.text[span.start : span.end]
             cid = chunk_id(doc.doc_id, span.start, span.end, text)
             cur = db.execute(
-                "INSERT OR IGNORE INTO chunks (chunk_id, doc_id, start, end, text, content_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                'INSERT INTO chunks (chunk_id, doc_id, start, "end", text, content_hash) '
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO NOTHING",
                 (cid, doc.doc_id, span.start, span.end, text, content_hash(text)),
             )
             new_chunks += cur.rowcount
@@ -443,7 +494,7 @@ class KnowledgeBase:
                     (revision, doc_id),
                 )
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
-            self.bm25.apply([], old, revision)
+            self.sync_index(IndexChange(revision, {}, set(old)), wait=INDEX_WAIT_S)
             return revision
 
     # -- reading --------------------------------------------------------------------------------------
@@ -462,7 +513,8 @@ class KnowledgeBase:
             part = ids[lo : lo + 500]
             marks = ",".join("?" * len(part))
             for cid, doc_id, start, end, text, version in self.db.execute(
-                f"SELECT c.chunk_id, c.doc_id, c.start, c.end, c.text, "
+                f'SELECT c.chunk_id, c.doc_id, c.start, c."end", c.text, '
+                
                 f"(SELECT MAX(version) FROM version_chunks vc WHERE vc.chunk_id = c.chunk_id) "
                 f"FROM chunks c WHERE c.chunk_id IN ({marks})",
                 part,
@@ -560,8 +612,9 @@ class KnowledgeBase:
             vecs = embedder.embed([t for _, t in part])
             with self._lock, write_transaction(self.db) as db:
                 db.executemany(
-                    "INSERT OR REPLACE INTO vectors (content_hash, model, vec) VALUES (?, ?, ?)",
-                    [(d, embedder.name, v.astype(np.float32).tobytes()) for (d, _), v in zip(part, vecs)],
+                    "INSERT INTO vectors (content_hash, model, vec) VALUES (?, ?, ?) "
+                    "ON CONFLICT (content_hash, model) DO UPDATE SET vec = excluded.vec",
+                    [(d, embedder.name, db.encode_vector(v)) for (d, _), v in zip(part, vecs)],
                 )
             if bar is not None:
                 bar.update(len(part))
@@ -580,7 +633,49 @@ class KnowledgeBase:
         ):
             ids.append(cid)
             rows.append(vec)
-        if not rows:
-            return ids, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(rows), dtype=np.float32).reshape(len(rows), -1)
-        return ids, matrix
+        return ids, self.db.decode_vectors(rows)
+
+
+def _describe(where: Path | str) -> str:
+    if isinstance(where, str):
+        from citebound.db.postgres import display_url
+
+        return display_url(where)
+    return str(where)
+
+
+def _connect(where: Path | str, create: bool):  # noqa: ANN202 - a citebound.db.Connection
+    """The KB's database, migrated: the SQLite file in folder `where`, or the PostgreSQL database at URL
+    `where`. KnowledgeBaseError when there is none and not `create`, or it is not usable."""
+    if isinstance(where, str):
+        from citebound.db.postgres import open_postgres
+
+        db = open_postgres(where, lock="kb")
+        try:
+            if not create and db.execute("SELECT to_regclass('meta')").fetchone()[0] is None:
+                raise KnowledgeBaseError(f"no knowledge base in {_describe(where)} (create one with `citebound ingest`)")
+            migrate(db)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise KnowledgeBaseError(f"{_describe(where)}: not a usable knowledge base ({exc})") from exc
+        except BaseException:
+            db.close()
+            raise
+        return db
+    db_path = where / DB_FILE
+    if not db_path.exists():
+        if not create:
+            raise KnowledgeBaseError(f"no knowledge base at {where} (create one with `citebound ingest`)")
+        if where.exists() and not where.is_dir():
+            raise KnowledgeBaseError(f"{where} exists and is not a folder")
+        where.mkdir(parents=True, exist_ok=True)
+    try:
+        db = open_sqlite(db_path)
+    except sqlite3.DatabaseError as exc:
+        raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
+    try:
+        migrate(db)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
+    return db

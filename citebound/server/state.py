@@ -78,7 +78,7 @@ class Service:
     def __init__(self, kb_path: str | Path, settings: ServerSettings) -> None:
         self.settings = settings
         self.kb = KnowledgeBase.open(kb_path)
-        self.kb_name = Path(kb_path).resolve().name or "kb"
+        self.kb_name = "kb" if self.kb.shared else (Path(kb_path).resolve().name or "kb")
         self.backend: Backend = get_backend(settings.backend, **dict(settings.backend_options))
         self.retriever = Retriever(self.kb, progress=False)
         self.keys = KeyStore(self.kb.db)

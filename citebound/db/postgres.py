@@ -1,0 +1,177 @@
+"""PostgreSQL behind the same small interface as SQLite (see `citebound.db`), so the knowledge base and the
+audit log run unchanged on a `postgresql://` URL and several processes share one database.
+
+- psycopg 3 in autocommit mode: transactions are the explicit ones of `citebound.db`.
+- SQL is written once with `?` placeholders; they become `%s` here (and a literal `%` becomes `%%`).
+- Writers serialise on one transaction-scoped advisory lock per store (`lock`: the knowledge base and the
+  audit log have one each), the counterpart of SQLite's `BEGIN IMMEDIATE`: what a writer reads after
+  taking it stays true until it commits (the KB revision, the audit chain's previous hash). A killed
+  writer's transaction is rolled back by the server and its lock released with the connection.
+- Errors come out as the DB-API classes of the standard library's `sqlite3` (IntegrityError, DataError,
+  OperationalError, …, the original chained), so the stores handle one vocabulary of errors.
+- Vectors are pgvector `vector` values (the extension is created by the KB's migrations).
+
+Needs the optional extra: `pip install 'citebound[postgres]'` (psycopg, pgvector).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+import threading
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from citebound.errors import KnowledgeBaseError, ModelUnavailableError
+
+LOCK_TIMEOUT = "60s"  # how long a writer waits for another's transaction (SQLite's busy timeout is 30 s)
+
+_DDL = [  # SQLite DDL -> PostgreSQL, in order
+    (re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b"), "BIGSERIAL PRIMARY KEY"),
+    (re.compile(r"\bINTEGER\b"), "BIGINT"),
+    (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+    (re.compile(r"\bBLOB\b"), "BYTEA"),
+    (re.compile(r"(?m)^(\s*)end\b"), r'\1"end"'),
+    (re.compile(r"\)\s*STRICT\s*;\s*$"), ");"),
+]
+
+
+def display_url(url: str) -> str:
+    """The URL without its password: what is shown, logged and written to audit records."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = (parts.username or "") + ":***"
+    return urlunsplit(parts._replace(netloc=f"{user}@{netloc[-1]}"))
+
+
+@lru_cache(maxsize=512)
+def translate(sql: str) -> str:
+    """`?` placeholders -> `%s` outside string literals; every literal `%` doubled."""
+    pieces = sql.replace("%", "%%").split("'")
+    return "'".join(p.replace("?", "%s") if i % 2 == 0 else p for i, p in enumerate(pieces))
+
+
+def _lock_key(name: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"citebound:{name}".encode()).digest()[:8], "big", signed=True)
+
+
+def _as_sqlite_error(exc: Exception) -> sqlite3.Error:
+    import psycopg
+
+    for theirs, ours in (
+        (psycopg.IntegrityError, sqlite3.IntegrityError),
+        (psycopg.DataError, sqlite3.DataError),
+        (psycopg.OperationalError, sqlite3.OperationalError),
+        (psycopg.ProgrammingError, sqlite3.ProgrammingError),
+        (psycopg.InterfaceError, sqlite3.InterfaceError),
+        (psycopg.NotSupportedError, sqlite3.NotSupportedError),
+        (psycopg.InternalError, sqlite3.InternalError),
+        (psycopg.DatabaseError, sqlite3.DatabaseError),
+    ):
+        if isinstance(exc, theirs):
+            return ours(f"PostgreSQL: {exc}")
+    return sqlite3.Error(f"PostgreSQL: {exc}")
+
+
+class PgConnection:
+    """One psycopg connection with the interface of `citebound.db.Connection`."""
+
+    dialect = "postgresql"
+    rowid = "ctid"  # rows are only ever inserted, so their physical order is insertion order
+
+    def __init__(self, url: str, lock: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise ModelUnavailableError(
+                "a postgresql:// knowledge base needs psycopg and pgvector: pip install 'citebound[postgres]'"
+            ) from None
+        self.url = url
+        self.location = display_url(url)
+        try:
+            self._conn = psycopg.connect(url, autocommit=True)
+            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+        except psycopg.Error as exc:
+            raise KnowledgeBaseError(f"cannot connect to {self.location}: {str(exc).strip()}") from None
+        self._lock_key = _lock_key(lock)
+        self._vectors_ready = False
+        self._mutex = threading.RLock()  # one statement at a time, as sqlite3 serialises its connection
+
+    # -- DB-API -----------------------------------------------------------------------------------------
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        import psycopg
+
+        try:
+            with self._mutex:
+                return self._conn.execute(translate(sql), tuple(params), binary=True)
+        except psycopg.Error as exc:
+            raise _as_sqlite_error(exc) from exc
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        import psycopg
+
+        try:
+            with self._mutex:
+                cur = self._conn.cursor(binary=True)
+                cur.executemany(translate(sql), [tuple(r) for r in rows])
+                return cur
+        except psycopg.Error as exc:
+            raise _as_sqlite_error(exc) from exc
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return self._conn.info.transaction_status != TransactionStatus.IDLE
+
+    # -- what differs from SQLite ------------------------------------------------------------------------
+    def begin_write(self) -> None:
+        self.execute("BEGIN")
+        try:
+            self.execute("SELECT pg_advisory_xact_lock(?)", (self._lock_key,))
+        except BaseException:
+            self.execute("ROLLBACK")
+            raise
+
+    def begin_read(self) -> None:
+        self.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    def ddl(self, statement: str) -> str:
+        for pattern, replacement in _DDL:
+            statement = pattern.sub(replacement, statement)
+        return statement
+
+    def _vectors(self) -> None:
+        if not self._vectors_ready:
+            from pgvector.psycopg import register_vector
+
+            with self._mutex:
+                register_vector(self._conn)
+            self._vectors_ready = True
+
+    def encode_vector(self, vector: np.ndarray) -> Any:
+        self._vectors()
+        return np.asarray(vector, dtype=np.float32)
+
+    def decode_vectors(self, values: list[Any]) -> np.ndarray:
+        """Rows of `vector` values as read: pgvector's binary form (int16 dimension, int16 unused, then
+        big-endian float32s), or `Vector` objects once the connection has registered the type."""
+        if not values:
+            return np.zeros((0, 0), dtype=np.float32)
+        rows = [np.frombuffer(bytes(v), dtype=">f4", offset=4) if isinstance(v, (bytes, memoryview))
+                else np.asarray(v.to_numpy() if hasattr(v, "to_numpy") else v) for v in values]
+        return np.vstack(rows).astype(np.float32)
+
+
+def open_postgres(url: str, lock: str) -> PgConnection:
+    """A connection to the database at `url`, writers serialised on the advisory lock named `lock`."""
+    return PgConnection(url, lock)
