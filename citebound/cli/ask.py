@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def ask(
         question: str = typer.Argument(..., help="The question."),
-        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
         backend: str = typer.Option("extractive", "--backend", "-b", help="extractive | openai | llama-cpp"),
         option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable), "
                                          "e.g. -o model=llama3 -o base_url=http://localhost:11434/v1"),
@@ -115,7 +115,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def trace(
         request_id: Optional[str] = typer.Argument(None, help="Request id (or a unique prefix)."),
-        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
         last: Optional[int] = typer.Option(None, "--last", help="List the N most recent requests."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
         check: bool = typer.Option(False, "--verify-chain", help="Recompute the log's hash chain."),
@@ -126,11 +126,14 @@ def register(app: typer.Typer) -> None:
         from citebound.errors import InputError, KnowledgeBaseError
 
         folder = kb_path(kb)
-        if not folder.is_dir():  # checked before opening anything: a typo must not create a KB or a log
-            raise KnowledgeBaseError(f"no knowledge base at {folder}")
-        path = folder / AUDIT_FILENAME
-        if not path.is_file():
-            raise InputError(f"no audit log at {path} (nothing has been asked of this knowledge base yet)")
+        if isinstance(folder, str):  # a KB in PostgreSQL: its log is in the same database
+            path: Path | str = folder
+        else:
+            if not folder.is_dir():  # checked before opening anything: a typo must not create a KB or a log
+                raise KnowledgeBaseError(f"no knowledge base at {folder}")
+            path = folder / AUDIT_FILENAME
+            if not path.is_file():
+                raise InputError(f"no audit log at {path} (nothing has been asked of this knowledge base yet)")
         with AuditLog(path) as log:
             if check:
                 problems = log.verify()
@@ -153,7 +156,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
         request_id: str = typer.Argument(..., help="Request id (or a unique prefix)."),
-        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
         as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     ) -> None:
         """Re-verify a logged answer against the KB as it is now; report stale citations and changes."""

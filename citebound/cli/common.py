@@ -9,18 +9,20 @@ from typing import Any
 from citebound import config
 from citebound.errors import InputError
 
-KB_HELP = "Knowledge-base folder (default: $CITEBOUND_KB)."
+KB_HELP = "Knowledge-base folder, or a postgresql:// URL (default: $CITEBOUND_KB)."
 RAY_HELP = ("Run on Ray (pip install 'citebound[ray]'): local (start one on this machine), auto (the running "
             "cluster), or an address (ray://host:10001). Same results as without.")
 WORKERS_HELP = "Workers: Ray actors with --ray (default: the cluster's CPUs), else local processes (default 1)."
 
 
-def kb_path(kb: Path | None) -> Path:
-    """The --kb folder, else $CITEBOUND_KB; an error naming both when neither is given."""
-    given = kb or (Path(config.env("CITEBOUND_KB")) if config.env("CITEBOUND_KB") else None)
-    if given is None:
-        raise InputError("no knowledge base given: pass --kb DIR or set CITEBOUND_KB")
-    return given
+def kb_path(kb: str | Path | None) -> Path | str:
+    """The --kb folder (a Path) or postgresql:// URL (kept as text), else $CITEBOUND_KB; an error naming
+    both when neither is given."""
+    given = kb or config.env("CITEBOUND_KB")
+    if not given:
+        raise InputError("no knowledge base given: pass --kb DIR (or a postgresql:// URL) or set CITEBOUND_KB")
+    given = str(given)
+    return given if given.lower().startswith(("postgresql://", "postgres://")) else Path(given)
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:

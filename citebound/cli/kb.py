@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 
 from citebound import config
+from citebound.cli.common import kb_path
 
 
 def register(app: typer.Typer) -> None:
@@ -17,7 +18,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def ingest(
         paths: List[Path] = typer.Argument(..., help="Files and folders: .txt .md .html .pdf, BEIR .jsonl."),
-        kb: Path = typer.Option(..., "--kb", help="Knowledge-base folder (created if missing)."),
+        kb: str = typer.Option(..., "--kb", help="Knowledge-base folder (created if missing), or a postgresql:// URL."),
         embed: bool = typer.Option(True, "--embed/--no-embed", help="Embed new chunks now (else on first dense query)."),
         chunk_size: Optional[int] = typer.Option(None, help="Chunk size in characters, fixed at KB creation (default 1200)."),
         overlap: Optional[int] = typer.Option(None, help="Chunk overlap in characters, fixed at KB creation (default 200)."),
@@ -28,7 +29,7 @@ def register(app: typer.Typer) -> None:
         from citebound.kb import KnowledgeBase
 
         logging.getLogger("citebound.kb").setLevel(logging.ERROR)  # skips are listed below, once, not logged too
-        with KnowledgeBase.open(kb, create=True, chunk_size=chunk_size, overlap=overlap) as store:
+        with KnowledgeBase.open(kb_path(kb), create=True, chunk_size=chunk_size, overlap=overlap) as store:
             report = store.ingest(paths, progress=True, embed=embed)
         for skipped in report.skipped:
             err_console.print(f"[yellow]skipped[/] {skipped.source}: {skipped.reason}")
@@ -37,12 +38,12 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def remove(
         doc_ids: List[str] = typer.Argument(..., help="Document ids to retire (old versions stay resolvable)."),
-        kb: Path = typer.Option(..., "--kb", help="Knowledge-base folder."),
+        kb: str = typer.Option(..., "--kb", help="Knowledge-base folder, or a postgresql:// URL."),
     ) -> None:
         """Retire documents: they are no longer retrieved; citations of their versions still resolve."""
         from citebound.kb import KnowledgeBase
 
-        with KnowledgeBase.open(kb) as store:
+        with KnowledgeBase.open(kb_path(kb)) as store:
             for doc_id in doc_ids:
                 revision = store.remove(doc_id)
                 typer.echo(f"removed {doc_id} (KB revision {revision})")

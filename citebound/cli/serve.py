@@ -11,7 +11,8 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
-        kb: Optional[Path] = typer.Option(None, "--kb", help="Knowledge-base folder (default: $CITEBOUND_KB)."),
+        kb: Optional[str] = typer.Option(None, "--kb", help="Knowledge-base folder, or a postgresql:// URL "
+                                         "(default: $CITEBOUND_KB)."),
         backend: str = typer.Option("extractive", "--backend", "-b", help="extractive | openai | llama-cpp"),
         option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable)."),
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (not loopback: keys required)."),

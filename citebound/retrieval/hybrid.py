@@ -100,9 +100,12 @@ class Retriever:
     def _bm25(self):
         revision = self.kb.revision
         if revision != self._bm25_revision:
-            self.kb.bm25.refresh()  # the KB changed (maybe in another process): read the latest commit
-            # Another process commits SQLite before the index: until the index has caught up, look again
-            # on the next query instead of keeping a stale searcher until the next change.
+            # The KB changed (maybe in another process, or on another machine sharing a PostgreSQL KB): the
+            # index catches up unless another process is writing it, then the latest commit is read.
+            self.kb.sync_index()
+            self.kb.bm25.refresh()
+            # Until the index has caught up, look again on the next query instead of keeping a stale
+            # searcher until the next change.
             if self.kb.bm25.revision == revision:
                 self._bm25_revision = revision
         return self.kb.bm25
