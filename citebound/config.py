@@ -17,6 +17,11 @@ TOP_K = 5  # sources retrieved and shown to the generator per question
 CANDIDATE_DEPTH = 100  # candidates each ranker contributes before fusion
 RRF_K = 60  # reciprocal-rank fusion constant (Cormack et al. 2009)
 MAX_QUESTION_CHARS = 4000
+# Reranking: the cross-encoder (citebound/models/reranker/) rescores the top RERANK_DEPTH fused
+# candidates. Whether `ask` reranks by default and at which depth are chosen on SciFact train queries
+# the reranker was not trained on (docs/benchmarks.md, "Reranking").
+RERANK = False
+RERANK_DEPTH = 20
 
 # -- verification ----------------------------------------------------------------------------------
 # Score a claim needs for `supported` with the rule-based checkers; aims at precision of "supported".
@@ -25,6 +30,9 @@ SUPPORT_THRESHOLD = 0.8
 # -- knowledge base ------------------------------------------------------------------------------
 CHUNK_SIZE = 1200  # characters per chunk, cut at sentence ends
 CHUNK_OVERLAP = 200
+# A query embeds the chunks that still lack a vector only when they are at most this many (a few seconds
+# of work); past it, dense ranks the chunks that have one and `citebound embed` computes the rest.
+EMBED_AT_QUERY_MAX = 2000
 
 # -- runtime ---------------------------------------------------------------------------------------
 DEFAULT_THREADS = 2  # onnxruntime threads: the machines this is built for have 2 cores
@@ -34,6 +42,9 @@ ENVIRONMENT: dict[str, str] = {
     "CITEBOUND_CACHE": "cache folder (evaluation KBs, judge verdicts); default $XDG_CACHE_HOME/citebound",
     "XDG_CACHE_HOME": "base of the default cache folder (~/.cache when unset)",
     "CITEBOUND_THREADS": "onnxruntime threads for the embedding model (default 2)",
+    "CITEBOUND_RERANK": "1/true/on or 0/false/off: whether ask reranks the fused candidates (default: config.RERANK)",
+    "CITEBOUND_RERANK_DEPTH": "how many fused candidates the reranker rescores (default: config.RERANK_DEPTH)",
+    "CITEBOUND_RERANKER_MODEL": "ONNX cross-encoder file the reranker runs (default: the bundled citebound/models/reranker/model.onnx)",
     "CITEBOUND_OPENAI_BASE_URL": "base URL of the OpenAI-compatible server (backend openai)",
     "CITEBOUND_OPENAI_MODEL": "model name sent to that server",
     "OPENAI_API_KEY": "API key for that server",
@@ -59,3 +70,22 @@ def threads() -> int:
         return max(1, int(raw)) if raw else DEFAULT_THREADS
     except ValueError:
         return DEFAULT_THREADS
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def rerank_enabled() -> bool:
+    """Whether `ask` reranks: CITEBOUND_RERANK when it reads as a boolean, else RERANK."""
+    raw = (env("CITEBOUND_RERANK") or "").strip().lower()
+    return True if raw in _TRUE else False if raw in _FALSE else RERANK
+
+
+def rerank_depth() -> int:
+    """Candidates the reranker rescores: CITEBOUND_RERANK_DEPTH when a positive integer, else RERANK_DEPTH."""
+    raw = env("CITEBOUND_RERANK_DEPTH")
+    try:
+        return max(1, int(raw)) if raw else RERANK_DEPTH
+    except ValueError:
+        return RERANK_DEPTH

@@ -78,6 +78,10 @@ def register(app: typer.Typer) -> None:
                                          "e.g. -o model=llama3 -o base_url=http://localhost:11434/v1"),
         k: int = typer.Option(config.TOP_K, "--k", help="Sources to retrieve."),
         mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
+        rerank: Optional[bool] = typer.Option(None, "--rerank/--no-rerank", help="Rerank the fused candidates with the "
+                                              "cross-encoder (default: $CITEBOUND_RERANK, else off)."),
+        rerank_depth: Optional[int] = typer.Option(None, "--rerank-depth", min=1, help="Candidates the reranker "
+                                                   f"rescores (default: $CITEBOUND_RERANK_DEPTH, else {config.RERANK_DEPTH})."),
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Do not write the request to the audit log."),
@@ -85,11 +89,13 @@ def register(app: typer.Typer) -> None:
         """Answer from the knowledge base with verified citations, or abstain."""
         from citebound.kb import KnowledgeBase
         from citebound.pipeline import ask as run
-        from citebound.retrieval import Retriever
+        from citebound.retrieval import Retriever, shared_reranker
 
+        reranker = shared_reranker(depth=rerank_depth) if (config.rerank_enabled() if rerank is None else rerank) else None
         with KnowledgeBase.open(kb_path(kb)) as store:
             result = run(question, store, backend=backend, backend_options=parse_options(option),
-                         retriever=Retriever(store, mode=mode), k=k, checker=checker, audit=not no_audit)
+                         retriever=Retriever(store, mode=mode, reranker=reranker), k=k, checker=checker,
+                         audit=not no_audit)
         if as_json:
             typer.echo(result.to_json(indent=2))
         else:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -31,6 +32,8 @@ DEFAULT_METRICS = ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map")
 # Chunks each ranking returns per query in an evaluation (trec_eval-style depth, deeper than what `ask`
 # fuses: citebound.retrieval.hybrid.CANDIDATE_DEPTH), so recall@100 and MAP see a long ranking.
 EVALUATION_DEPTH = 1000
+# Rerank depths `eval retrieval --mode hybrid+rerank` reports: fused chunks the reranker rescores.
+RERANK_DEPTHS = (10, 20, 50)
 
 
 def collapse_to_documents(chunk_doc_ids: list[str], limit: int | None = None) -> list[str]:
@@ -82,49 +85,173 @@ def evaluate_retrieval(
     overlap: int | None = None,
     progress: bool = True,
     executor: Executor | None = None,
+    queries: Collection[str] | None = None,
 ) -> dict:
     """Evaluate one retrieval mode on a BEIR folder; returns means, settings and per-query scores.
     The KB is built (or found in the cache) and the queries embedded here; with an `executor`
-    (citebound.parallel) its workers rank the queries, each opening the same KB folder."""
-    beir = load_beir(data, split)
-    if not beir.queries:
-        raise InputError(f"{beir.folder}: no query of split {split!r} has both text and qrels")
-    t0 = time.perf_counter()
-    built = cached_kb(beir.corpus, beir.name, chunk_size, overlap, progress)
-    spec = RankSpec(str(built.path), mode, rrf_k, depth)
-    built.close()
-    kb, retriever, _ = _ranker(spec, progress)  # warm_up embeds missing chunks here, before any worker opens the KB
-    build_s = time.perf_counter() - t0
-    qids = list(beir.queries)
-    qvecs = retriever.embed_queries([beir.queries[q] for q in qids]) if retriever.uses_dense else None
-    items = [(beir.queries[q], None if qvecs is None else qvecs[i]) for i, q in enumerate(qids)]
-    t1 = time.perf_counter()
+    (citebound.parallel) its workers rank the queries, each opening the same KB folder. Queries: every
+    judged query of `split`, or only the ids in `queries`."""
+    job = _Job(data, split, mode, depth, rrf_k, chunk_size, overlap, progress, queries)
     try:
-        rankings = (executor or InProcess()).map(partial(rank_queries, spec), items, desc=f"{beir.name} {mode}",
-                                                 progress=progress)
+        t1 = time.perf_counter()
+        rankings = (executor or InProcess()).map(partial(rank_queries, job.spec), job.items,
+                                                 desc=f"{job.beir.name} {mode}", progress=progress)
         query_s = time.perf_counter() - t1
-        stats = kb.stats()
+        return job.result(dict(zip(job.qids, rankings)), mode, gain, metrics, query_s, executor)
     finally:
-        release_state(spec)
-    run = dict(zip(qids, rankings))
-    per_query = evaluate(run, {q: beir.qrels[q] for q in qids}, metrics, gain)
-    means = mean_metrics(per_query)
-    return {
-        **{k: round(v, 4) for k, v in means.items()},
-        "gain": gain,
-        "mode": mode,
-        "queries": len(per_query),
-        "split": split,
-        "data": beir.name,
-        "documents": stats["documents"],
-        "chunks": stats["chunks"],
-        "rrf_k": rrf_k,
-        "depth": depth,
-        "kb_ready_seconds": round(build_s, 1),
-        "query_seconds": round(query_s, 2),
-        **(executor.describe() if executor is not None else {}),
-        "per_query": per_query,
-    }
+        job.close()
+
+
+@dataclass(frozen=True, slots=True)
+class RerankSpec:
+    """What a worker needs to rerank as this process does: the model file and the depths reported."""
+
+    model: str | None
+    depths: tuple[int, ...]
+
+
+def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
+    def build():  # noqa: ANN202
+        from citebound.retrieval.rerank import CrossEncoderReranker
+
+        return CrossEncoderReranker(spec.model, depth=max(spec.depths)).warm_up()
+
+    return worker_state(spec, build)
+
+
+def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, np.ndarray | None]]) -> list[dict]:
+    """For each (query text, vector or None): the fused document ranking (`hybrid`), and at each rerank
+    depth d the ranking with the first d fused chunks reordered by the reranker (`runs[d]`) and the
+    seconds that reranking added (`seconds[d]`: fetching the d chunks' texts, then scoring them one pair
+    per model call, as `ask` does); `windows`: sentence windows per reranked chunk. What a worker runs."""
+    from citebound.retrieval.rerank import order_by_scores
+
+    kb, retriever, chunk_doc = _ranker(spec)
+    reranker = _reranker(rerank)
+    deepest = max(rerank.depths)
+    out = []
+    for text, qvec in queries:
+        ids = [c.chunk_id for c in retriever.rank(text, spec.depth, qvec)]
+        fetch: dict[int, float] = {}
+        for d in rerank.depths:  # fetching the texts is part of what reranking adds, timed per depth
+            t0 = time.perf_counter()
+            texts = {c.id: c.text for c in kb.get_chunks(ids[:d])}
+            fetch[d] = time.perf_counter() - t0
+        head = [texts.get(cid, "") for cid in ids[:deepest]]
+        timed = reranker.timed_scores(text, head)  # each chunk scored alone and timed: one pass serves every depth
+        scores = [score for score, _ in timed]
+        out.append({
+            "hybrid": collapse_to_documents([chunk_doc[c] for c in ids]),
+            "runs": {d: collapse_to_documents([chunk_doc[c] for c in order_by_scores(ids, scores, d)]) for d in rerank.depths},
+            "seconds": {d: fetch[d] + sum(sec for _, sec in timed[:d]) for d in rerank.depths},
+            "windows": [len(reranker.windows(text, t)) for t in head if t],
+        })
+    return out
+
+
+def evaluate_reranking(
+    data: str | os.PathLike[str],
+    split: str = "test",
+    depths: Sequence[int] = RERANK_DEPTHS,
+    model_path: str | os.PathLike[str] | None = None,
+    gain: str = DEFAULT_GAIN,
+    metrics: tuple[str, ...] = DEFAULT_METRICS,
+    depth: int = EVALUATION_DEPTH,
+    rrf_k: int = 60,
+    chunk_size: int | None = None,
+    overlap: int | None = None,
+    progress: bool = True,
+    executor: Executor | None = None,
+    queries: Collection[str] | None = None,
+) -> list[dict]:
+    """`hybrid`, then `hybrid+rerank` at each depth in `depths`, from one hybrid ranking per query.
+
+    The reranker (`citebound.retrieval.rerank.CrossEncoderReranker`: `model_path`, else the bundled
+    model or CITEBOUND_RERANKER_MODEL) scores each query's top max(depths) fused chunks once; at depth d
+    the first d are reordered by those scores, the rest keep their fused order, and the chunks are
+    collapsed to documents (MaxP). Each result at a depth adds the reranking latency per query
+    (`rerank_ms_mean`, `_p50`, `_p95`: measured per chunk, see `rerank_queries`). Time it in one
+    process (no `executor`): parallel workers share the CPU and slow each other.
+    """
+    wanted = sorted({d for d in depths})
+    if not wanted or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in wanted):
+        raise InputError(f"rerank depths must be positive integers, got {list(depths)!r}")
+    rerank = RerankSpec(None if model_path is None else str(model_path), tuple(wanted))
+    reranker = _reranker(rerank)  # a missing model fails here, before the KB is built
+    job = _Job(data, split, "hybrid", depth, rrf_k, chunk_size, overlap, progress, queries)
+    try:
+        t1 = time.perf_counter()
+        rows = (executor or InProcess()).map(partial(rerank_queries, job.spec, rerank), job.items,
+                                             desc=f"{job.beir.name} hybrid+rerank", progress=progress)
+        query_s = time.perf_counter() - t1
+        results = [job.result({q: r["hybrid"] for q, r in zip(job.qids, rows)}, "hybrid", gain, metrics, query_s, executor)]
+        windows = [w for r in rows for w in r["windows"]]
+        for d in wanted:
+            ms = np.array([r["seconds"][d] for r in rows]) * 1000.0
+            results.append({
+                **job.result({q: r["runs"][d] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
+                             query_s, executor),
+                "rerank_depth": d,
+                "reranker": str(reranker.encoder.model_path),
+                "rerank_ms_mean": round(float(ms.mean()), 1),
+                "rerank_ms_p50": round(float(np.percentile(ms, 50)), 1),
+                "rerank_ms_p95": round(float(np.percentile(ms, 95)), 1),
+                "windows_per_chunk": round(float(np.mean(windows)), 2) if windows else 0.0,
+            })
+        return results
+    finally:
+        job.close()
+        release_state(rerank)
+
+
+class _Job:
+    """One evaluation's setup: the split's judged queries (all, or those in `queries`), the cached KB
+    (built here, vectors included, before any worker opens it), the queries' vectors, and `result()`,
+    which scores a document run the way every retrieval evaluation here reports it."""
+
+    def __init__(self, data, split, mode, depth, rrf_k, chunk_size, overlap, progress, queries=None) -> None:
+        beir = load_beir(data, split)
+        if queries is not None:
+            wanted = set(queries)
+            beir = replace(beir, queries={q: t for q, t in beir.queries.items() if q in wanted})
+        if not beir.queries:
+            raise InputError(f"{beir.folder}: no query of split {split!r} has both text and qrels"
+                             + (" among the ids asked for" if queries is not None else ""))
+        t0 = time.perf_counter()
+        built = cached_kb(beir.corpus, beir.name, chunk_size, overlap, progress)
+        self.spec = RankSpec(str(built.path), mode, rrf_k, depth)
+        built.close()
+        self.kb, retriever, _ = _ranker(self.spec, progress)  # warm_up embeds missing chunks here, before any worker opens the KB
+        self.build_s = time.perf_counter() - t0
+        self.beir, self.split = beir, split
+        self.qids = list(beir.queries)
+        qvecs = retriever.embed_queries([beir.queries[q] for q in self.qids]) if retriever.uses_dense else None
+        self.items = [(beir.queries[q], None if qvecs is None else qvecs[i]) for i, q in enumerate(self.qids)]
+        self.stats = self.kb.stats()
+
+    def close(self) -> None:
+        release_state(self.spec)
+
+    def result(self, run: dict[str, list[str]], mode: str, gain: str, metrics: tuple[str, ...], query_s: float,
+               executor: Executor | None) -> dict:
+        per_query = evaluate(run, {q: self.beir.qrels[q] for q in self.qids}, metrics, gain)
+        means = mean_metrics(per_query)
+        return {
+            **{k: round(v, 4) for k, v in means.items()},
+            "gain": gain,
+            "mode": mode,
+            "queries": len(per_query),
+            "split": self.split,
+            "data": self.beir.name,
+            "documents": self.stats["documents"],
+            "chunks": self.stats["chunks"],
+            "rrf_k": self.spec.rrf_k,
+            "depth": self.spec.depth,
+            "kb_ready_seconds": round(self.build_s, 1),
+            "query_seconds": round(query_s, 2),
+            **(executor.describe() if executor is not None else {}),
+            "per_query": per_query,
+        }
 
 
 def _chunk_docs(kb):
@@ -139,7 +266,7 @@ def write_retrieval_report(path: str | os.PathLike[str], results: list[dict]) ->
     from citebound.evaluate.report import Plot, Section, write_report
 
     summary = [{k: v for k, v in r.items() if k != "per_query"} for r in results]
-    labels = [f"{r['data']}/{r['mode']}" for r in results]
+    labels = [f"{r['data']}/{r['mode']}" + (f"@{r['rerank_depth']}" if "rerank_depth" in r else "") for r in results]
     gains = sorted({r["gain"] for r in results})
     sections = [
         Section(

@@ -1,6 +1,6 @@
 """The models that ship inside citebound, and the one runtime that runs them.
 
-Each model is a folder of data files beside this code (``entailment/``, ``answerability/``: an int8
+Each model is a folder of data files beside this code (``entailment/``, ``answerability/``, ``reranker/``: an int8
 ``model.onnx``, its ``calibration.json`` and a README model card; ``minilm/``: the shared tokenizer).
 `citebound.models.cross_encoder` loads and runs them (onnxruntime + tokenizers, imported on first use).
 
@@ -15,6 +15,7 @@ from pathlib import Path
 MODELS_DIR = Path(__file__).resolve().parent
 ENTAILMENT_DIR = MODELS_DIR / "entailment"
 ANSWERABILITY_DIR = MODELS_DIR / "answerability"
+RERANKER_DIR = MODELS_DIR / "reranker"
 TOKENIZER_FILE = MODELS_DIR / "minilm" / "tokenizer.json"
 
-__all__ = ["ANSWERABILITY_DIR", "ENTAILMENT_DIR", "MODELS_DIR", "TOKENIZER_FILE"]
+__all__ = ["ANSWERABILITY_DIR", "ENTAILMENT_DIR", "MODELS_DIR", "RERANKER_DIR", "TOKENIZER_FILE"]

@@ -30,6 +30,8 @@ from typing import Any
 
 from citebound.errors import InputError, ModelUnavailableError
 from citebound.models import TOKENIZER_FILE
+from citebound.text.sentences import sentence_spans
+from citebound.text.windows import Window, most_overlapping, plan_windows
 
 MAX_LENGTH = 128  # the length the shipped models were trained at
 CALIBRATION_NAME = "calibration.json"
@@ -151,6 +153,24 @@ class CrossEncoder:
     def clear_cache(self) -> None:
         """Forget every cached pair score (e.g. to time real inference, or after swapping the model)."""
         self._cache.clear()
+
+    # -- windows -----------------------------------------------------------------------------------
+    def sentence_windows(self, first: str, passage: str, max_windows: int | None = None) -> list[Window]:
+        """The windows of whole sentences of `passage` that fit the model beside `first` (the claim or
+        the question: it keeps up to half of `max_length`), one sentence of overlap between neighbours
+        (`citebound.text.windows.plan_windows`). With `max_windows`, only that many: those sharing most
+        words with `first`, in source order."""
+        tok = self.tokenizer
+        spans = sentence_spans(passage)
+        if not spans:
+            return []
+        first_tokens = len(tok.encode(first, add_special_tokens=False).ids)
+        budget = max(16, self.max_length - 3 - min(first_tokens, self.max_length // 2))
+        counts = tok.encode_batch([passage[s:e] for s, e in spans], add_special_tokens=False)
+        windows = plan_windows([(s, e, len(c.ids)) for (s, e), c in zip(spans, counts)], budget)
+        if max_windows:
+            windows = most_overlapping(windows, first, passage, max_windows)
+        return windows
 
     # -- scoring -----------------------------------------------------------------------------------
     def score_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[float]:

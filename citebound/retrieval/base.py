@@ -19,8 +19,9 @@ class Retrieves(Protocol):
 
 @runtime_checkable
 class Reranker(Protocol):
-    """Reorders the fused candidates for a question (e.g. a cross-encoder). None ships offline; the hook
-    receives up to `rerank_depth` candidates and returns them (or a subset) best first. It may add its
-    own score under `scores["rerank"]`."""
+    """Reorders the fused candidates for a question (`citebound.retrieval.rerank.CrossEncoderReranker`:
+    a cross-encoder). The retriever hands it its `depth` best fused candidates (all of them when it has
+    no `depth` attribute; never fewer than k) and keeps the first k it returns. It may add its own score
+    under `scores["rerank"]`."""
 
     def rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]: ...

@@ -152,8 +152,9 @@ class Retriever:
         # one ranking and no reranker: the top k is all there is to rank; fusion needs more candidates
         depth = k if (self.mode != "hybrid" and self.reranker is None) else max(self.depth, k)
         candidates = self.rank(question, depth)
-        if self.reranker is None:
-            candidates = candidates[:k]
+        # the reranker sees its own depth of candidates (at least k); without one, the top k is the answer
+        rerank_depth = getattr(self.reranker, "depth", len(candidates)) if self.reranker is not None else 0
+        candidates = candidates[: max(k, rerank_depth)]
         chunks = {c.id: c for c in self.kb.get_chunks([c.chunk_id for c in candidates])}
         hits = [Hit("", chunks[c.chunk_id], dict(c.scores)) for c in candidates if c.chunk_id in chunks]
         if self.reranker is not None:

@@ -17,9 +17,7 @@ attention_mask, token_type_ids) or a local Hugging Face model directory (needs `
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from citebound.errors import InputError
@@ -32,49 +30,15 @@ from citebound.models.cross_encoder import (
     logits_to_probs,
 )
 from citebound.text.injection import without_instructions
-from citebound.text.sentences import sentence_spans, split_sentences
+from citebound.text.sentences import split_sentences
+from citebound.text.windows import Window, plan_windows
 
 DEFAULT_MODEL = ENTAILMENT_DIR / "model.onnx"
 DEFAULT_TOKENIZER = TOKENIZER_FILE
 CALIBRATION_FILE = ENTAILMENT_DIR / "calibration.json"
 DEFAULT_MAX_WINDOWS = 8
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset("a an the of to in on at for and or is are was were be been by with as that this it its from".split())
 __all__ = ["DEFAULT_MODEL", "MODELS_DIR", "HfEntailmentScorer", "OnnxEntailmentScorer", "Window", "load_calibration",
            "load_scorer", "logits_to_probs", "plan_windows"]  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    start: int
-    end: int
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
-
-
-def plan_windows(sentence_tokens: Sequence[tuple[int, int, int]], budget: int) -> list[Window]:
-    """Group sentences (start, end, n_tokens) into windows of at most `budget` tokens.
-
-    A window grows sentence by sentence while it fits; the next window starts at the previous
-    window's last sentence (one sentence of overlap) unless that window was a single sentence.
-    A sentence longer than the budget is its own window (the tokenizer truncates it).
-    """
-    windows: list[Window] = []
-    i, n = 0, len(sentence_tokens)
-    while i < n:
-        j, used = i, sentence_tokens[i][2]
-        while j + 1 < n and used + sentence_tokens[j + 1][2] <= budget:
-            j += 1
-            used += sentence_tokens[j][2]
-        window = Window(sentence_tokens[i][0], sentence_tokens[j][1])
-        if not windows or window.end > windows[-1].end:  # skip a sentence the previous window holds
-            windows.append(window)
-        if j + 1 >= n:
-            break
-        i = j if j > i else j + 1
-    return windows
 
 
 class _WindowedScorer:
@@ -94,23 +58,7 @@ class _WindowedScorer:
     def windows(self, claim: str, passage: str) -> list[Window]:
         """The sentence windows of `passage` that fit the model beside `claim` (at most `max_windows`,
         those sharing most words with the claim, in source order)."""
-        tok = self.tokenizer
-        spans = sentence_spans(passage)
-        if not spans:
-            return []
-        claim_tokens = len(tok.encode(claim, add_special_tokens=False).ids)
-        budget = max(16, self.max_length - 3 - min(claim_tokens, self.max_length // 2))
-        counts = tok.encode_batch([passage[s:e] for s, e in spans], add_special_tokens=False)
-        windows = plan_windows([(s, e, len(c.ids)) for (s, e), c in zip(spans, counts)], budget)
-        if self.max_windows and len(windows) > self.max_windows:
-            # keep the windows sharing most words with the claim (ties: earlier first), in source order
-            words = _content_words(claim)
-            ranked = sorted(
-                range(len(windows)),
-                key=lambda k: (-len(words & _content_words(passage[windows[k].start : windows[k].end])), k),
-            )
-            windows = [windows[k] for k in sorted(ranked[: self.max_windows])]
-        return windows
+        return self.sentence_windows(claim, passage, self.max_windows)
 
     # -- aggregation -------------------------------------------------------------------------------
     def best_windows(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[float, int, int]]:

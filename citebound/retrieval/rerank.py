@@ -1,0 +1,151 @@
+"""The reranker: a cross-encoder rescores the top fused candidates, (question, chunk) -> relevance.
+
+    from citebound.retrieval import Retriever
+    from citebound.retrieval.rerank import CrossEncoderReranker
+    retriever = Retriever(kb, reranker=CrossEncoderReranker(depth=20))
+    hits = retriever.retrieve("What causes scurvy?", k=5)      # hits[i].scores["rerank"]
+
+The model is a MiniLM cross-encoder exported to int8 ONNX, run by the runtime the verifier's models share
+(`citebound.models.cross_encoder.OnnxCrossEncoder`: one pair per onnxruntime call, so a chunk's score
+never depends on which other chunks were retrieved). By default it is `citebound/models/reranker/model.onnx`
+(or `CITEBOUND_RERANKER_MODEL`); any ONNX file with the same inputs (question, text) can be passed as
+`model_path`.
+
+A chunk longer than the model's 128 tokens is scored the way the verifier scores a long source: cut into
+windows of whole sentences that fit beside the question (one sentence of overlap,
+`CrossEncoder.sentence_windows`), each window scored, and the chunk's score is its best window's (max
+aggregation) — never the first 128 tokens alone. Sentences that address the reader as instructions are
+left out of what the model reads, as the verifier does (`citebound.text.injection.without_instructions`):
+a source must not be able to talk its way up the ranking.
+
+`rerank` rescores the first `depth` candidates it is given, orders them by that score (ties keep the
+fused order) and keeps any further candidates after them in fused order.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from citebound import config
+from citebound.errors import InputError, ModelUnavailableError
+from citebound.models import RERANKER_DIR
+from citebound.models.cross_encoder import OnnxCrossEncoder
+from citebound.text.injection import without_instructions
+from citebound.types import Hit
+
+DEFAULT_MODEL = RERANKER_DIR / "model.onnx"
+SCORE_KEY = "rerank"
+T = TypeVar("T")
+
+
+def default_model_path() -> Path:
+    """CITEBOUND_RERANKER_MODEL when set, else the bundled reranker."""
+    raw = config.env("CITEBOUND_RERANKER_MODEL")
+    return Path(raw).expanduser() if raw else DEFAULT_MODEL
+
+
+class CrossEncoderReranker:
+    """Rescores the top `depth` candidates with a cross-encoder; see the module docstring.
+
+    `model_path`: an ONNX cross-encoder taking (question, text) (default: `default_model_path()`);
+    `encoder`: an already built `citebound.models.cross_encoder.CrossEncoder` instead (shares its cache);
+    `max_windows`: score at most this many windows of a chunk (those sharing most words with the
+    question; None: all of them). The model loads on first use or on `warm_up()`, never here.
+    """
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        *,
+        depth: int | None = None,
+        max_windows: int | None = None,
+        threads: int | None = None,
+        encoder=None,
+    ) -> None:
+        depth = config.rerank_depth() if depth is None else depth
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise InputError(f"the rerank depth must be a positive integer, got {depth!r}")
+        if max_windows is not None and max_windows < 1:
+            raise InputError(f"max_windows must be a positive integer or None, got {max_windows!r}")
+        self.depth = depth
+        self.max_windows = max_windows
+        if encoder is None:
+            path = Path(model_path) if model_path is not None else default_model_path()
+            encoder = OnnxCrossEncoder(path, threads=threads or config.threads())
+        self.encoder = encoder
+        path = getattr(encoder, "model_path", None)
+        self.name = f"{path.parent.name}/{path.name}" if path is not None else getattr(encoder, "name", "cross-encoder")
+
+    def warm_up(self) -> CrossEncoderReranker:
+        """Load the model and tokenizer now (a missing model is a ModelUnavailableError naming the file)."""
+        self.encoder.warm_up()
+        return self
+
+    # -- scoring ---------------------------------------------------------------------------------------
+    def windows(self, question: str, text: str) -> list[str]:
+        """The texts the model reads for one chunk: its sentence windows that fit beside `question`."""
+        spans = self.encoder.sentence_windows(question, text, self.max_windows)
+        return [without_instructions(text[w.start : w.end]) for w in spans]
+
+    def score(self, question: str, texts: Sequence[str]) -> list[float]:
+        """Relevance of each text to `question`: the model's probability for its best window (0.0 for a
+        text with no sentence)."""
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("the question is empty")
+        per_text = [self.windows(question, t) if isinstance(t, str) else [] for t in texts]
+        flat = [(question, w) for ws in per_text for w in ws]
+        probs = iter(self.encoder.score_pairs(flat)) if flat else iter(())
+        return [max((next(probs) for _ in ws), default=0.0) for ws in per_text]
+
+    def timed_scores(self, question: str, texts: Sequence[str]) -> list[tuple[float, float]]:
+        """(score, seconds spent on that text) for each text, scored one after another: what an
+        evaluation sums to report the added latency at several depths from one pass."""
+        out = []
+        for text in texts:
+            t0 = time.perf_counter()
+            s = self.score(question, [text])[0]
+            out.append((s, time.perf_counter() - t0))
+        return out
+
+    # -- the Reranker hook -----------------------------------------------------------------------------
+    def rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
+        """The first `depth` hits ordered by relevance (each with `scores["rerank"]`), then the rest in
+        their given order."""
+        head, tail = list(hits[: self.depth]), list(hits[self.depth :])
+        scores = self.score(question, [h.chunk.text for h in head])
+        rescored = [Hit(h.source_id, h.chunk, {**h.scores, SCORE_KEY: s}) for h, s in zip(head, scores)]
+        return order_by_scores(rescored, scores, len(rescored)) + tail
+
+
+def order_by_scores(items: Sequence[T], scores: Sequence[float], depth: int) -> list[T]:
+    """`items` with the first `depth` reordered by `scores` (one per reordered item; ties keep the given
+    order) and the rest after them in their given order: the rerank rule, on hits or on plain ids."""
+    depth = min(depth, len(items), len(scores))
+    head = sorted(range(depth), key=lambda i: (-scores[i], i))
+    return [items[i] for i in head] + list(items[depth:])
+
+
+_lock = threading.Lock()
+_encoders: dict[str, OnnxCrossEncoder] = {}
+
+
+def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | None = None) -> CrossEncoderReranker:
+    """A reranker over the process-wide encoder of `model_path` (loaded once, on first use; its pair
+    cache shared by every depth): what the CLI and the server use."""
+    path = Path(model_path) if model_path is not None else default_model_path()
+    if not path.is_file():
+        raise ModelUnavailableError(
+            f"reranker model not found: {path} (set CITEBOUND_RERANKER_MODEL to an ONNX cross-encoder, "
+            "or turn reranking off)"
+        )
+    key = str(path.resolve())
+    with _lock:
+        if key not in _encoders:
+            _encoders[key] = OnnxCrossEncoder(path, threads=config.threads()).warm_up()
+        encoder = _encoders[key]
+    return CrossEncoderReranker(depth=depth, encoder=encoder)

@@ -1,0 +1,150 @@
+"""The reranking stage on real text with a real model.
+
+The trained reranker ships in citebound/models/reranker/; these tests run the stage with the
+answerability cross-encoder (question, sentence -> P(answers)), a real model with the same inputs, so
+they test the plumbing (windows, ordering, depth, the Retriever hook, `ask --rerank`, the evaluation)
+whichever reranker is installed. No figure of reranking quality is asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from citebound import config
+from citebound.errors import InputError, ModelUnavailableError
+from citebound.models import ANSWERABILITY_DIR
+from citebound.retrieval import CrossEncoderReranker, Retriever
+from citebound.retrieval.rerank import order_by_scores
+from citebound.types import Chunk, Hit
+
+STAND_IN = ANSWERABILITY_DIR / "model.onnx"
+
+FILLER = ("Owls are nocturnal birds of prey that hunt small mammals at night using silent flight over open fields. "
+          "Their feathers have soft edges that muffle the sound of their wings. ") * 6
+LONG_CHUNK = FILLER + "Scurvy is caused by a lack of vitamin C in the diet of sailors on long voyages."
+
+
+@pytest.fixture(scope="module")
+def reranker():
+    return CrossEncoderReranker(STAND_IN, depth=3).warm_up()
+
+
+def test_order_by_scores_reorders_the_head_only():
+    assert order_by_scores(["a", "b", "c", "d"], [0.1, 0.9, 0.5], 3) == ["b", "c", "a", "d"]
+    assert order_by_scores(["a", "b", "c"], [0.5, 0.5, 0.9], 2) == ["a", "b", "c"]  # ties keep the given order
+    assert order_by_scores(["a", "b"], [0.2, 0.7, 0.9], 5) == ["b", "a"]  # depth beyond the list
+    assert order_by_scores([], [], 3) == []
+
+
+def test_a_long_chunk_is_scored_by_its_best_sentence_window_not_its_first_128_tokens(reranker):
+    question = "What causes scurvy?"
+    windows = reranker.windows(question, LONG_CHUNK)
+    assert len(windows) > 1
+    tok = reranker.encoder.tokenizer
+    for w in windows:  # each window fits the model beside the question, whole sentences only
+        assert len(tok.encode(question, w).ids) <= reranker.encoder.max_length
+        assert w.endswith(".")
+    assert "Scurvy is caused" in windows[-1]
+    score = reranker.score(question, [LONG_CHUNK])[0]
+    truncated = reranker.encoder.score_pairs([(question, LONG_CHUNK)])[0]  # what blind truncation would read
+    assert score == pytest.approx(max(reranker.encoder.score_pairs([(question, w) for w in windows])))
+    assert score > truncated + 0.2, (score, truncated)
+
+
+def test_scores_are_a_function_of_the_pair_alone(reranker):
+    question = "Which birds hunt at night?"
+    texts = [FILLER, "Paris is the capital of France.", LONG_CHUNK]
+    together = reranker.score(question, texts)
+    alone = [CrossEncoderReranker(STAND_IN).score(question, [t])[0] for t in texts]
+    assert together == pytest.approx(alone, abs=1e-9)
+    assert reranker.score(question, ["", "   "]) == [0.0, 0.0]  # no sentence, nothing to score
+
+
+def _hit(n: int, text: str) -> Hit:
+    return Hit(f"S{n}", Chunk(f"c{n}", f"doc{n}", 1, 0, len(text), text), {"fused": 1.0 / (60 + n)})
+
+
+def test_rerank_orders_its_depth_and_keeps_the_rest_in_fused_order(reranker):
+    texts = ["Paris is the capital of France.", "Honey bees make honey in the hive.",
+             "Scurvy is caused by a lack of vitamin C.", "Owls hunt at night.", "Python is a language."]
+    hits = [_hit(i, t) for i, t in enumerate(texts, 1)]
+    out = reranker.rerank("What causes scurvy?", hits)  # depth 3: the first three are rescored
+    assert [h.chunk.id for h in out[:1]] == ["c3"]
+    assert sorted(h.chunk.id for h in out[:3]) == ["c1", "c2", "c3"]
+    assert [h.chunk.id for h in out[3:]] == ["c4", "c5"]
+    head = [h.scores["rerank"] for h in out[:3]]
+    assert head == sorted(head, reverse=True)
+    assert all("rerank" not in h.scores and "fused" in h.scores for h in out[3:])
+
+
+class _Recording(CrossEncoderReranker):
+    """The real reranker, noting how many candidates the retriever handed it."""
+
+    seen: list[int] = []
+
+    def rerank(self, question, hits):
+        self.seen.append(len(hits))
+        return super().rerank(question, hits)
+
+
+def test_the_retriever_hands_the_reranker_its_depth_and_keeps_k(small_kb):
+    reranker = _Recording(STAND_IN, depth=4)
+    hits = Retriever(small_kb, mode="hybrid", reranker=reranker).retrieve("Who showed that citrus fruit cures scurvy?", k=2)
+    assert reranker.seen == [4]  # five chunks in the KB, depth 4
+    assert [h.source_id for h in hits] == ["S1", "S2"]
+    assert hits[0].chunk.doc_id == "docs/scurvy.txt"
+    assert all("rerank" in h.scores and "fused" in h.scores for h in hits)
+    assert hits[0].scores["rerank"] >= hits[1].scores["rerank"]
+    reranker.seen.clear()
+    assert len(Retriever(small_kb, mode="hybrid", reranker=reranker).retrieve("owls at night", k=5)) == 5
+    assert reranker.seen == [5]  # never fewer than k
+
+
+def test_bad_settings_and_a_missing_model_are_clear_errors(tmp_path, monkeypatch):
+    from citebound.retrieval import shared_reranker
+
+    for depth in (0, -3, 2.5, True):
+        with pytest.raises(InputError, match="depth"):
+            CrossEncoderReranker(STAND_IN, depth=depth)
+    with pytest.raises(ModelUnavailableError, match="nothing.onnx"):
+        CrossEncoderReranker(tmp_path / "nothing.onnx").warm_up()
+    with pytest.raises(ModelUnavailableError, match="CITEBOUND_RERANKER_MODEL"):
+        shared_reranker(tmp_path / "nothing.onnx")
+    with pytest.raises(InputError, match="empty"):
+        CrossEncoderReranker(STAND_IN).score("  ", ["text"])
+
+
+def test_rerank_settings_come_from_config_and_the_environment(monkeypatch):
+    monkeypatch.delenv("CITEBOUND_RERANK", raising=False)
+    monkeypatch.delenv("CITEBOUND_RERANK_DEPTH", raising=False)
+    assert config.rerank_enabled() is config.RERANK and config.rerank_depth() == config.RERANK_DEPTH
+    monkeypatch.setenv("CITEBOUND_RERANK", "on")
+    monkeypatch.setenv("CITEBOUND_RERANK_DEPTH", "7")
+    assert config.rerank_enabled() is True and config.rerank_depth() == 7
+    assert CrossEncoderReranker(STAND_IN).depth == 7
+    monkeypatch.setenv("CITEBOUND_RERANK", "0")
+    monkeypatch.setenv("CITEBOUND_RERANK_DEPTH", "many")
+    assert config.rerank_enabled() is False and config.rerank_depth() == config.RERANK_DEPTH
+
+
+def test_ask_reranks_when_asked(small_kb):
+    """`citebound ask --rerank` through the real entry point: the sources carry the reranker's score."""
+    import os
+    import subprocess
+    import sys
+
+    def ask(*flags: str) -> dict:
+        proc = subprocess.run(
+            [sys.executable, "-m", "citebound.cli", "ask", "Who showed that citrus cures scurvy?", "--kb",
+             str(small_kb.path), "--mode", "bm25", "--json", "--no-audit", *flags],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "OMP_NUM_THREADS": "1", "CITEBOUND_RERANKER_MODEL": str(STAND_IN)},
+        )
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    on = ask("--rerank", "--rerank-depth", "3")["sources"]
+    assert on and all("rerank" in s["scores"] for s in on)
+    assert all("rerank" not in s["scores"] for s in ask("--no-rerank")["sources"])
