@@ -7,8 +7,6 @@ from __future__ import annotations
 import itertools
 import re
 
-import pytest
-
 _counter = itertools.count()
 
 
@@ -18,6 +16,13 @@ class PostgresServer:
 
         self._server = pgserver.get_server(str(folder), cleanup_mode="stop")
         self.uri = self._server.get_uri()  # postgresql://postgres:@/postgres?host=/tmp/…
+        import psycopg
+
+        with psycopg.connect(self.uri, autocommit=True) as conn:
+            # a throwaway server: no flushing to disk (process kills, what the tests do, lose nothing)
+            conn.execute("ALTER SYSTEM SET fsync = off")
+            conn.execute("ALTER SYSTEM SET synchronous_commit = off")
+            conn.execute("SELECT pg_reload_conf()")
 
     def url(self, database: str) -> str:
         return re.sub(r"/postgres\?", f"/{database}?", self.uri, count=1)
@@ -33,6 +38,21 @@ class PostgresServer:
         return self.url(name)
 
     def stop(self) -> None:
+        """Immediate shutdown (SIGQUIT to the postmaster): the data is thrown away, so no checkpoint."""
+        import os
+        import signal
+        import time
+
+        pid = self._server.get_pid()
+        if pid:
+            os.kill(pid, signal.SIGQUIT)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.05)
         self._server.cleanup()
 
 
@@ -43,7 +63,10 @@ def start_server(tmp_path_factory) -> PostgresServer | str:
         import psycopg  # noqa: F401
     except ImportError as exc:
         return f"PostgreSQL tests need the dev extra (pgserver, psycopg): {exc}"
-    try:
-        return PostgresServer(tmp_path_factory.mktemp("pgdata"))
-    except Exception as exc:  # noqa: BLE001 - any failure to start is a reason to skip, reported as such
-        return f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}"
+    reason = ""
+    for _ in range(2):  # pg_ctl gives up after 10 s; a loaded machine may need a second try
+        try:
+            return PostgresServer(tmp_path_factory.mktemp("pgdata"))
+        except Exception as exc:  # noqa: BLE001 - any failure to start is a reason to skip, reported as such
+            reason = f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}"
+    return reason

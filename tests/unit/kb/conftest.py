@@ -53,8 +53,9 @@ def corpus(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def kb(tmp_path: Path):
+def kb(kb_target):
+    """A new, empty KB in each backend (SQLite folder, PostgreSQL database): the store's tests run on both."""
     from citebound.kb import KnowledgeBase
 
-    with KnowledgeBase.open(tmp_path / "kb", create=True) as store:
+    with KnowledgeBase.open(kb_target, create=True) as store:
         yield store
