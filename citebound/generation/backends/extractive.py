@@ -100,7 +100,8 @@ class ScoredSentence:
         """What the answer states: the sentence, or the introducer and its items as one sentence."""
         if self.head_end is None:
             return self.text
-        return one_sentence(flatten(self.text, self.head_end))
+        # a Sphinx term's "¶" (a permalink sign) is no part of what the answer says; the quote keeps it
+        return one_sentence(flatten(self.text, self.head_end)).replace("¶:", ":")
 
 
 class ExtractiveBackend(Backend):
@@ -117,6 +118,9 @@ class ExtractiveBackend(Backend):
                                         "(default: the signal's dev-chosen threshold)")
         answerability_sentences: int = Field(10, ge=1, description="how many of the most relevant sentences "
                                              "the answerability model reads")
+        choose: Literal["relevance", "answerability"] = Field(
+            "relevance", description="which sentence the answer opens with: the most relevant one, or the one "
+            "the answerability model scores highest among those it reads")
         alpha: float = Field(0.5, ge=0, le=1, description="weight of the dense cosine vs lexical overlap")
         max_sentences: int = Field(2, ge=1, le=10)
         margin: float = Field(0.08, ge=0, description="extra sentences must score within this of the best")
@@ -169,8 +173,17 @@ class ExtractiveBackend(Backend):
                 if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < self.options.min_words:
                     continue
                 end = items_end(text, s, e) if seg.kind in ("text", "list_item") else e
+                if end == e and seg.kind in ("text", "list_item"):
+                    end = _line_it_introduces(text, e)  # "… typing the command:" + "python3.11"
                 if end == e and _announces_what_it_lacks(text, e):
                     continue
+                if end == e and seg.kind == "text":
+                    term = _term_defined(text, s)  # "--json-lines¶" + "Parse every input line as …"
+                    if term is not None:
+                        if overlaps((term, end), withheld.get(sid, [])):
+                            continue
+                        candidates.append((sid, term, end, text[term:end], text.index("\n", term) - term))
+                        continue
                 if overlaps((s, end), withheld.get(sid, [])):
                     continue
                 candidates.append((sid, s, end, text[s:end], e - s if end > e else None))
@@ -222,24 +235,36 @@ class ExtractiveBackend(Backend):
     def signals(self, question: str, scored: list[ScoredSentence]) -> dict[str, float]:
         """The abstention signals for a question whose sentences are `scored` (best first). The learned
         model only runs when the chosen signal needs it."""
+        return self._signals(question, scored)[0]
+
+    def _signals(self, question: str, scored: list[ScoredSentence]) -> tuple[dict[str, float], list[float]]:
+        """`signals()`, and P(answers the question) of each of the first `answerability_sentences` of
+        `scored` (empty when no signal needed the model and the answer is not chosen by it)."""
         relevance = scored[0].relevance if scored else 0.0
         out = {"relevance": relevance}
-        if self.signal == "relevance":
-            return out
+        if self.signal == "relevance" and self.options.choose == "relevance":
+            return out, []
         from citebound.generation.answerability import combine, load_calibration, sentence_answerability
 
         top = scored[: self.options.answerability_sentences]
-        out["answerability"] = max(sentence_answerability(question, [c.text for c in top]), default=0.0)
+        probs = sentence_answerability(question, [c.text for c in top])
+        out["answerability"] = max(probs, default=0.0)
         if self.signal == "combined":
             out["combined"] = combine(out["answerability"], relevance, load_calibration()["combined"])
-        return out
+        if self.signal == "relevance":
+            del out["answerability"]
+        return out, probs
 
     # -- the backend -----------------------------------------------------------------------------
     def generate(self, request: GenerationRequest) -> Generation:
         scored = self.score(request.question, request.sources)
-        signals = self.signals(request.question, scored)
+        signals, probs = self._signals(request.question, scored)
         signal, threshold = self.signal, self.threshold
         confidence = signals[signal]
+        if self.options.choose == "answerability" and probs:
+            # the answer opens with the sentence the model finds most likely to answer, not the most similar
+            best = int(np.argmax(probs))
+            scored = [scored[best], *scored[:best], *scored[best + 1:]]
         picked = self.select(scored)
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
                 "signals": {k: round(v, 4) for k, v in signals.items()}}
@@ -290,13 +315,72 @@ def _overlap(a: ScoredSentence, b: ScoredSentence) -> bool:
 
 
 def _announces_what_it_lacks(text: str, end: int) -> bool:
-    """The sentence ending at `end` ends in ":" and its line, and more text follows that is not its items
-    (a code block, a list the chunk cut to "1."): it announces something it does not come with, so it is
-    no answer on its own. At the very end of a source it stays a candidate (it may be all there is)."""
+    """The sentence ending at `end` ends in ":" and its line, and what follows is the start of a list the
+    chunk cut off ("1.", "-", a table row): it announces items it does not come with, so it is no answer
+    on its own. Before a code block or a paragraph it stays a candidate: in technical documentation the
+    sentence that introduces an example often states the fact itself ("Syntax errors, also known as
+    parsing errors, are … :"). At the very end of a source it stays a candidate too (it may be all there is)."""
     if not text[:end].endswith(":"):
         return False
     line_end = text.find("\n", end)
-    return line_end >= 0 and not text[end:line_end].strip() and bool(text[line_end:].strip())
+    if line_end < 0 or text[end:line_end].strip():
+        return False
+    nxt = text[line_end:].lstrip()
+    return bool(nxt) and _LIST_START.match(nxt) is not None
+
+
+# A term that a definition list defines, on a line of its own: a command-line option (`--json-lines`,
+# `-n N, --number=N`), a call signature (`class random.SystemRandom([seed])`) or a dotted name
+# (`UUID.hex`), with the "¶" a Sphinx page puts after it. Section headings do not match (words and spaces).
+_TERM = re.compile(r"(?:(?:class|exception|async|classmethod|staticmethod)\s+)?"
+                   r"(?:-{1,2}\w[\w-]*(?:[= ,\[][^\n]{0,60})?|[A-Za-z_][\w.]*\(.*\)|[A-Za-z_]\w*(?:\.\w+)+)\s*¶?")
+TERM_MAX_CHARS = 100
+
+
+def _term_defined(text: str, start: int) -> int | None:
+    """Where the term starts when the sentence at `start` opens the paragraph right after a one-line
+    paragraph that is a term (`_TERM`): in API references and manual pages the first sentence of a
+    definition is about its term, which it does not repeat ("Parse every input line as separate JSON
+    object." under "--json-lines"), so the two are one candidate. None otherwise."""
+    if start < 3 or text[start - 2:start] != "\n\n":
+        return None
+    term_end = start - 2
+    term_start = text.rfind("\n", 0, term_end) + 1
+    if term_start > 0 and (term_start < 2 or text[term_start - 2] != "\n"):
+        return None  # not a paragraph of one line
+    term = text[term_start:term_end].strip()
+    if not term or len(term) > TERM_MAX_CHARS or _TERM.fullmatch(term) is None:
+        return None
+    return term_start
+
+
+_LIST_START = re.compile(r"(?:[-*+•]|\d{1,3}[.)]|\|)(?:\s|$)")
+SHORT_LINE_CHARS = 100  # a command or code line short enough to quote with the sentence announcing it
+
+
+def _line_it_introduces(text: str, end: int) -> int:
+    """Where the one short line announced by the sentence ending at `end` ends ("… run:" + a blank line +
+    "source tutorial-env/bin/activate"): a line of at most `SHORT_LINE_CHARS` characters with a letter in
+    it, alone in its paragraph, that is neither the start of a list nor an interactive session (`>>>`).
+    `end` itself when there is none."""
+    if not text[:end].endswith(":"):
+        return end
+    line_end = text.find("\n", end)
+    if line_end < 0 or text[end:line_end].strip():
+        return end
+    start = line_end
+    while start < len(text) and text[start] in " \t\n":
+        start += 1
+    if text.count("\n", line_end, start) > 2:  # more than one blank line: not what the sentence announces
+        return end
+    stop = text.find("\n", start)
+    stop = len(text) if stop < 0 else stop
+    line = text[start:stop].strip()
+    after = text[stop:stop + 2]
+    if (not line or len(line) > SHORT_LINE_CHARS or not re.search(r"[A-Za-z]", line) or line.startswith(">>>")
+            or _LIST_START.match(line) or after not in ("", "\n", "\n\n")):
+        return end
+    return stop
 
 
 def one_sentence(claim: str) -> str:

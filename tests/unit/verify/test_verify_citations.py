@@ -105,3 +105,12 @@ def test_list_bullets_are_not_part_of_the_claim():
         ("Shipping is free", ("S2",)),
         ("Gift cards expire", ("S3",)),
     ]
+
+
+def test_an_index_zero_is_text_not_a_citation():
+    """Technical documentation writes `sys.argv[0]` and `heap[0]`; ids count from 1, so `[0]` alone is
+    kept as text (the extractive backend quotes it, the verifier reads no citation in it)."""
+    from citebound.text.citations import MARKER, remove_markers
+
+    assert remove_markers("The smallest item is heap[0] [S1].") == "The smallest item is heap[0]."
+    assert [m.group(1) for m in MARKER.finditer("argv[0] and [1] and [0, 2] and [S0]")] == ["1", "0, 2", "S0"]

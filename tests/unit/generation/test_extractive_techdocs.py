@@ -1,0 +1,89 @@
+"""The extractive backend on technical documentation as citebound ingests it (Sphinx and man-page HTML):
+a definition's first sentence comes with the term it defines, a sentence that introduces a one-line
+command comes with the command, a sentence before a code block stays a candidate, `heap[0]` is quoted
+as written, and the answer can open with the sentence the answerability model prefers. Every reply is
+checked by the real verifier."""
+
+import pytest
+
+from citebound.generation import GenerationRequest, get_backend
+from citebound.kb.ingest.html import html_to_text
+from citebound.kb.ingest.walk import normalize_text
+from citebound.verify import verify_answer
+from citebound.verify.schema import parse_reply
+
+ALWAYS = {"threshold": 0.0}
+
+JSON_TOOL = normalize_text(html_to_text("""
+<h2>Command line options<a class="headerlink" href="#x">¶</a></h2>
+<dl><dt id="cmdoption-sort-keys"><span>--sort-keys</span><a class="headerlink" href="#y">¶</a></dt>
+<dd><p>Sort the output of dictionaries alphabetically by key.</p><p>New in version 3.5.</p></dd>
+<dt id="cmdoption-json-lines"><span>--json-lines</span><a class="headerlink" href="#z">¶</a></dt>
+<dd><p>Parse every input line as separate JSON object.</p><p>New in version 3.8.</p></dd></dl>
+<h2>Random<a class="headerlink" href="#r">¶</a></h2>
+<dl class="py class"><dt>class random.SystemRandom([seed])<a class="headerlink" href="#s">¶</a></dt>
+<dd><p>Class that uses the os.urandom() function for generating random numbers from sources provided by
+the operating system. Not available on all systems.</p></dd></dl>
+"""))
+
+VENV = normalize_text(html_to_text("""
+<p>Once you have created a virtual environment, you may activate it.</p>
+<p>On Unix or MacOS, run:</p><pre>source tutorial-env/bin/activate</pre>
+<p>Syntax errors, also known as parsing errors, are perhaps the most common kind of complaint you get
+while you are still learning Python:</p>
+<pre>&gt;&gt;&gt; while True print('Hello world')
+  File "&lt;stdin&gt;", line 1
+    while True print('Hello world')
+SyntaxError: invalid syntax</pre>
+<p>The interesting property of a heap is that its smallest element is always the root, heap[0].</p>
+"""))
+
+
+def _answer(question: str, source: str, **options):
+    backend = get_backend("extractive", **{**ALWAYS, "max_sentences": 1, **options})
+    reply = parse_reply(backend.generate(GenerationRequest(question, {"S1": source})).text)
+    report = verify_answer(reply, {"S1": source})
+    assert [c.label for c in report.claims] == ["supported"], report.to_dict()
+    assert all(c.quote in source for c in reply.citations)  # quotes stay verbatim
+    return reply
+
+
+@pytest.mark.parametrize("question, term, definition", [
+    ("Which json.tool option parses every input line as a separate JSON object?", "--json-lines",
+     "Parse every input line as separate JSON object"),
+    ("Which class uses os.urandom() to generate random numbers?", "class random.SystemRandom([seed])",
+     "Class that uses the os.urandom() function"),
+])
+def test_a_definition_comes_with_its_term(question, term, definition):
+    reply = _answer(question, JSON_TOOL)
+    assert reply.answer.startswith(term + ": " + definition)  # the claim reads without the "¶"
+    assert reply.citations[0].quote.startswith(term + "¶\n\n" + definition)
+
+
+def test_a_section_heading_is_not_a_term():
+    reply = _answer("What does --sort-keys do?", JSON_TOOL)
+    assert "Command line options" not in reply.answer
+
+
+def test_a_sentence_that_introduces_a_command_comes_with_it():
+    reply = _answer("What do you run on Unix or MacOS?", VENV)
+    assert reply.answer == "On Unix or MacOS, run: source tutorial-env/bin/activate [S1]."
+    assert reply.citations[0].quote == "On Unix or MacOS, run:\n\nsource tutorial-env/bin/activate"
+
+
+def test_a_sentence_before_a_code_block_is_still_an_answer():
+    reply = _answer("What are syntax errors also known as?", VENV)
+    assert "also known as parsing errors" in reply.answer and "SyntaxError" not in reply.answer
+
+
+def test_an_index_is_quoted_as_written():
+    reply = _answer("Where is the smallest element of a heap?", VENV)
+    assert "heap[0]" in reply.answer
+
+
+def test_the_answer_can_open_with_the_sentence_the_model_prefers():
+    source = ("The Lumen kettle is a kettle that boils water, and the Lumen kettle takes water. "
+              "The Lumen kettle heats a litre of water in three minutes.")
+    question = "How long does the Lumen kettle take to boil water?"
+    assert "three minutes" not in _answer(question, source).answer  # the most similar sentence
+    assert "three minutes" in _answer(question, source, choose="answerability").answer
