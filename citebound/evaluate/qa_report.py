@@ -68,6 +68,16 @@ class BaselineFigures:
 
 
 @dataclass(frozen=True)
+class Latency:
+    """Milliseconds per `ask()` in a warm process (models loaded before the first timed question)."""
+
+    p50: float
+    p95: float
+    mean: float
+    n: int
+
+
+@dataclass(frozen=True)
 class QaReport:
     """Every figure of one `eval qa` run (definitions: docs/ask.md and citebound.evaluate.qa_eval)."""
 
@@ -92,11 +102,14 @@ class QaReport:
     auroc_answerable: Paired[float]
     risk_coverage: Paired[list[dict[str, float]]]  # [{threshold, coverage, risk}], citebound.metrics.risk_coverage
     aurc: Paired[float]
+    latency_ms: Latency | None = None  # None in reports saved before latency was measured
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object: the settings' keys first, then the figures (nested dicts for the nested ones)."""
         out = asdict(self.settings)
         out.update({f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "settings"})
+        if out["latency_ms"] is None:  # a report scored from rows without times: the keys of older reports
+            del out["latency_ms"]
         return out
 
     def to_json(self) -> str:
@@ -110,12 +123,13 @@ class QaReport:
         return cls(
             settings=settings,
             **{f.name: d[f.name] for f in fields(cls) if f.name not in
-               {"settings", "abstention", "baseline", "auroc_answerable", "risk_coverage", "aurc"}},
+               {"settings", "abstention", "baseline", "auroc_answerable", "risk_coverage", "aurc", "latency_ms"}},
             abstention=AbstentionFigures(**d["abstention"]),
             baseline=BaselineFigures(b["signal"], b["threshold"], AbstentionFigures(**b["abstention"]), b["answer_recall"]),
             auroc_answerable=Paired(**d["auroc_answerable"]),
             risk_coverage=Paired(**d["risk_coverage"]),
             aurc=Paired(**d["aurc"]),
+            latency_ms=Latency(**d["latency_ms"]) if d.get("latency_ms") else None,
         )
 
 
@@ -148,6 +162,10 @@ def format_text(r: QaReport) -> str:
         "risk-coverage (system): " + "  ".join(f"{p['coverage']:.2f}/{p['risk']:.2f}"
                                                for p in r.risk_coverage.system[::4]),
     ]
+    if r.latency_ms is not None:
+        t = r.latency_ms
+        lines.append(f"latency:      ask p50 {t.p50:.0f} ms  p95 {t.p95:.0f} ms  mean {t.mean:.0f} ms "
+                     f"({t.n} questions, warm process)")
     return "\n".join(lines)
 
 
