@@ -122,8 +122,9 @@ def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
 def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, np.ndarray | None]]) -> list[dict]:
     """For each (query text, vector or None): the fused document ranking (`hybrid`), and at each rerank
     depth d the ranking with the first d fused chunks reordered by the reranker (`runs[d]`) and the
-    seconds that reranking added (`seconds[d]`: fetching the d chunks' texts, then scoring them one pair
-    per model call, as `ask` does); `windows`: sentence windows per reranked chunk. What a worker runs."""
+    seconds that reranking added (`seconds[d]`, wall time: fetching the d chunks' texts, then scoring them
+    one pair per model call, as `ask` does; `cpu_seconds[d]`: this process's CPU time for the same);
+    `windows`: sentence windows per reranked chunk. What a worker runs."""
     from citebound.retrieval.rerank import order_by_scores
 
     kb, retriever, chunk_doc = _ranker(spec)
@@ -132,18 +133,19 @@ def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, 
     out = []
     for text, qvec in queries:
         ids = [c.chunk_id for c in retriever.rank(text, spec.depth, qvec)]
-        fetch: dict[int, float] = {}
+        fetch: dict[int, tuple[float, float]] = {}
         for d in rerank.depths:  # fetching the texts is part of what reranking adds, timed per depth
-            t0 = time.perf_counter()
+            w0, c0 = time.perf_counter(), time.process_time()
             texts = {c.id: c.text for c in kb.get_chunks(ids[:d])}
-            fetch[d] = time.perf_counter() - t0
+            fetch[d] = (time.perf_counter() - w0, time.process_time() - c0)
         head = [texts.get(cid, "") for cid in ids[:deepest]]
         timed = reranker.timed_scores(text, head)  # each chunk scored alone and timed: one pass serves every depth
-        scores = [score for score, _ in timed]
+        scores = [score for score, _, _ in timed]
         out.append({
             "hybrid": collapse_to_documents([chunk_doc[c] for c in ids]),
             "runs": {d: collapse_to_documents([chunk_doc[c] for c in order_by_scores(ids, scores, d)]) for d in rerank.depths},
-            "seconds": {d: fetch[d] + sum(sec for _, sec in timed[:d]) for d in rerank.depths},
+            "seconds": {d: fetch[d][0] + sum(t[1] for t in timed[:d]) for d in rerank.depths},
+            "cpu_seconds": {d: fetch[d][1] + sum(t[2] for t in timed[:d]) for d in rerank.depths},
             "windows": [len(reranker.windows(text, t)) for t in head if t],
         })
     return out
@@ -169,9 +171,10 @@ def evaluate_reranking(
     The reranker (`citebound.retrieval.rerank.CrossEncoderReranker`: `model_path`, else the bundled
     model or CITEBOUND_RERANKER_MODEL) scores each query's top max(depths) fused chunks once; at depth d
     the first d are reordered by those scores, the rest keep their fused order, and the chunks are
-    collapsed to documents (MaxP). Each result at a depth adds the reranking latency per query
-    (`rerank_ms_mean`, `_p50`, `_p95`: measured per chunk, see `rerank_queries`). Time it in one
-    process (no `executor`): parallel workers share the CPU and slow each other.
+    collapsed to documents (MaxP). Each result at a depth adds the reranking latency per query, wall
+    time (`rerank_ms_mean`, `_p50`, `_p95`) and this process's CPU time (`rerank_cpu_ms_*`, which a
+    busy machine does not inflate), measured per chunk (see `rerank_queries`). Time it in one process
+    (no `executor`): parallel workers share the CPU and slow each other.
     """
     wanted = sorted({d for d in depths})
     if not wanted or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in wanted):
@@ -187,21 +190,25 @@ def evaluate_reranking(
         results = [job.result({q: r["hybrid"] for q, r in zip(job.qids, rows)}, "hybrid", gain, metrics, query_s, executor)]
         windows = [w for r in rows for w in r["windows"]]
         for d in wanted:
-            ms = np.array([r["seconds"][d] for r in rows]) * 1000.0
             results.append({
                 **job.result({q: r["runs"][d] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
                              query_s, executor),
                 "rerank_depth": d,
                 "reranker": str(reranker.encoder.model_path),
-                "rerank_ms_mean": round(float(ms.mean()), 1),
-                "rerank_ms_p50": round(float(np.percentile(ms, 50)), 1),
-                "rerank_ms_p95": round(float(np.percentile(ms, 95)), 1),
+                **_milliseconds("rerank_ms", [r["seconds"][d] for r in rows]),
+                **_milliseconds("rerank_cpu_ms", [r["cpu_seconds"][d] for r in rows]),
                 "windows_per_chunk": round(float(np.mean(windows)), 2) if windows else 0.0,
             })
         return results
     finally:
         job.close()
         release_state(rerank)
+
+
+def _milliseconds(name: str, seconds: list[float]) -> dict[str, float]:
+    ms = np.array(seconds) * 1000.0
+    return {f"{name}_{stat}": round(float(f(ms)), 1) for stat, f in
+            (("mean", np.mean), ("p50", np.median), ("p95", lambda a: np.percentile(a, 95)))}
 
 
 class _Job:

@@ -102,14 +102,15 @@ class CrossEncoderReranker:
         probs = iter(self.encoder.score_pairs(flat)) if flat else iter(())
         return [max((next(probs) for _ in ws), default=0.0) for ws in per_text]
 
-    def timed_scores(self, question: str, texts: Sequence[str]) -> list[tuple[float, float]]:
-        """(score, seconds spent on that text) for each text, scored one after another: what an
-        evaluation sums to report the added latency at several depths from one pass."""
+    def timed_scores(self, question: str, texts: Sequence[str]) -> list[tuple[float, float, float]]:
+        """(score, wall seconds, CPU seconds of this process) for each text, scored one after another:
+        what an evaluation sums to report the added latency at several depths from one pass. The CPU
+        time does not grow when other processes share the machine; the wall time does."""
         out = []
         for text in texts:
-            t0 = time.perf_counter()
+            w0, c0 = time.perf_counter(), time.process_time()
             s = self.score(question, [text])[0]
-            out.append((s, time.perf_counter() - t0))
+            out.append((s, time.perf_counter() - w0, time.process_time() - c0))
         return out
 
     # -- the Reranker hook -----------------------------------------------------------------------------
