@@ -63,13 +63,18 @@ def env(name: str, default: str | None = None) -> str | None:
     return os.environ.get(name) or default
 
 
+def positive_int(name: str, default: int) -> int:
+    """The environment variable `name` as an integer (at least 1), or `default` when unset or not one."""
+    raw = env(name)
+    try:
+        return max(1, int(raw)) if raw else default
+    except ValueError:
+        return default
+
+
 def threads() -> int:
     """onnxruntime threads: CITEBOUND_THREADS when it is a positive integer, else DEFAULT_THREADS."""
-    raw = env("CITEBOUND_THREADS")
-    try:
-        return max(1, int(raw)) if raw else DEFAULT_THREADS
-    except ValueError:
-        return DEFAULT_THREADS
+    return positive_int("CITEBOUND_THREADS", DEFAULT_THREADS)
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -84,8 +89,4 @@ def rerank_enabled() -> bool:
 
 def rerank_depth() -> int:
     """Candidates the reranker rescores: CITEBOUND_RERANK_DEPTH when a positive integer, else RERANK_DEPTH."""
-    raw = env("CITEBOUND_RERANK_DEPTH")
-    try:
-        return max(1, int(raw)) if raw else RERANK_DEPTH
-    except ValueError:
-        return RERANK_DEPTH
+    return positive_int("CITEBOUND_RERANK_DEPTH", RERANK_DEPTH)
