@@ -144,6 +144,22 @@ def run_phase(base: str, pid: int, endpoint: str, clients: int, seconds: float, 
             "rss_mb_samples": [round(x, 1) for x in rss[:: max(1, len(rss) // 10)]]}
 
 
+def wait_ready(server: subprocess.Popen, base: str, timeout: float = 300) -> None:
+    """Until GET /readyz answers 200; SystemExit if the server exits or is not ready in time."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if server.poll() is not None:
+            raise SystemExit(f"server exited: {server.stderr.read()[-2000:]}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"server not ready after {timeout:.0f} s")
+        time.sleep(0.2)
+
+
 def build_kb(root: Path) -> Path:
     from citebound.kb import KnowledgeBase
 
@@ -173,18 +189,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{port}"
     results = []
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            if server.poll() is not None:
-                raise SystemExit(f"server exited: {server.stderr.read()[-2000:]}")
-            try:
-                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("server not ready after 300 s")
-            time.sleep(0.2)
+        wait_ready(server, base)
         warmed = set()
         print(f"server pid {server.pid}, ready, RSS {rss_mb(server.pid):.0f} MB; cores {os.cpu_count()}")
         print(f"{'endpoint':<12}{'clients':>8}{'s':>7}{'requests':>10}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"

@@ -75,8 +75,13 @@ def _as_sqlite_error(exc: Exception) -> sqlite3.Error:
         (psycopg.DatabaseError, sqlite3.DatabaseError),
     ):
         if isinstance(exc, theirs):
-            return ours(f"PostgreSQL: {exc}")
-    return sqlite3.Error(f"PostgreSQL: {exc}")
+            return ours(_message(exc))
+    return sqlite3.Error(_message(exc))
+
+
+def _message(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text if "PostgreSQL" in text else f"PostgreSQL: {text}"
 
 
 class PgConnection:
