@@ -38,7 +38,7 @@ EMBED_AT_QUERY_MAX = 2000
 DEFAULT_THREADS = 2  # onnxruntime threads: the machines this is built for have 2 cores
 
 ENVIRONMENT: dict[str, str] = {
-    "CITEBOUND_KB": "knowledge-base folder used when a command gets no --kb",
+    "CITEBOUND_KB": "knowledge-base folder, or postgresql:// URL, used when a command gets no --kb",
     "CITEBOUND_CACHE": "cache folder (evaluation KBs, judge verdicts); default $XDG_CACHE_HOME/citebound",
     "XDG_CACHE_HOME": "base of the default cache folder (~/.cache when unset)",
     "CITEBOUND_THREADS": "onnxruntime threads for the embedding model (default 2)",
