@@ -48,6 +48,23 @@ def register(app: typer.Typer) -> None:
                 revision = store.remove(doc_id)
                 typer.echo(f"removed {doc_id} (KB revision {revision})")
 
+    @app.command()
+    def embed(
+        kb: str = typer.Option(..., "--kb", help="Knowledge-base folder, or a postgresql:// URL."),
+        threads: Optional[int] = typer.Option(None, "--threads", min=1, help="onnxruntime threads (default CITEBOUND_THREADS or 2)."),
+        batch: int = typer.Option(256, "--batch", min=1, help="Vectors committed per transaction (what a kill can lose)."),
+    ) -> None:
+        """Embed the chunks that have no vector yet, with progress; a killed run resumes where it stopped.
+
+        The KB answers from BM25 meanwhile, and hybrid retrieval uses each vector as soon as it is committed."""
+        from citebound.kb import KnowledgeBase
+        from citebound.models.embedder import shared_embedder
+
+        with KnowledgeBase.open(kb_path(kb)) as store:
+            done = store.ensure_vectors(shared_embedder(threads), progress=True, batch=batch)
+            left = len(store.missing_vectors(shared_embedder(threads).name))
+        typer.echo(f"embedded {done} chunks; {left} without a vector")
+
     @eval_app.command("retrieval")
     def eval_retrieval(
         data: Path = typer.Option(..., "--data", help="Folder in BEIR layout (corpus.jsonl, queries.jsonl, qrels/)."),

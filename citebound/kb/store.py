@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 DB_FILE = "kb.sqlite3"
 BM25_DIR = "bm25"
 DEFAULT_BATCH_DOCS = 500
+VECTORS_STAMP = "vectors_stamp"  # meta key changed by every committed batch of vectors (readers reload)
 INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
 
 _ACTIVE_CHUNKS = """
@@ -584,22 +585,34 @@ class KnowledgeBase:
         }
 
     # -- vectors --------------------------------------------------------------------------------------
-    def ensure_vectors(self, embedder=None, progress: bool = True, batch: int = 256) -> int:
+    def missing_vectors(self, model: str) -> dict[str, str]:
+        """{content hash: text} of the retrievable chunks with no vector for `model` yet."""
+        have = {r[0] for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (model,))}
+        todo: dict[str, str] = {}
+        for _, text, digest in self.active_chunks():
+            if digest not in have and digest not in todo:
+                todo[digest] = text
+        return todo
+
+    def ensure_vectors(
+        self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None
+    ) -> int:
         """Embed every retrievable chunk whose text has no vector yet; returns how many were embedded.
 
         Vectors are keyed by (content hash, model), so text already embedded once (in any document or
-        version) is never embedded again, and work done before a crash is kept.
+        version) is never embedded again. Each batch of `batch` vectors is its own transaction (and
+        changes the `vectors_stamp` setting, so readers see them at once): a killed run keeps what it
+        committed, and the next run embeds only the rest. With `at_most`, nothing is embedded when more
+        than that many chunks lack a vector (the caller ranks with the vectors there are).
         """
         if embedder is None:
             from citebound.models.embedder import shared_embedder
 
             embedder = shared_embedder()
-        have = {r[0] for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (embedder.name,))}
-        todo: dict[str, str] = {}
-        for _, text, digest in self.active_chunks():
-            if digest not in have and digest not in todo:
-                todo[digest] = text
+        todo = self.missing_vectors(embedder.name)
         if not todo:
+            return 0
+        if at_most is not None and len(todo) > at_most:
             return 0
         bar = None
         if progress:
@@ -615,6 +628,10 @@ class KnowledgeBase:
                     "INSERT INTO vectors (content_hash, model, vec) VALUES (?, ?, ?) "
                     "ON CONFLICT (content_hash, model) DO UPDATE SET vec = excluded.vec",
                     [(d, embedder.name, db.encode_vector(v)) for (d, _), v in zip(part, vecs)],
+                )
+                db.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (VECTORS_STAMP, os.urandom(8).hex()),
                 )
             if bar is not None:
                 bar.update(len(part))

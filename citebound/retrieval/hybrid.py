@@ -11,12 +11,17 @@ Each `Hit.scores` has "bm25", "dense" and "fused": bm25 is tantivy's score, 0.0 
 among BM25's top `depth` candidates (or matched no query word); dense is the cosine similarity (always
 exact, computed for every hit when vectors exist); fused is the RRF score (in bm25 or dense mode, the
 RRF score of that single ranking). Candidates: `depth` (default 100) from each ranking before fusion.
-The retriever follows the KB: when its revision changes, the index and vectors are reloaded.
+The retriever follows the KB: when its revision changes, the index and vectors are reloaded, and so are
+the vectors when another process (`citebound embed`) has committed more of them. A query embeds the
+chunks without a vector itself only when they are few (`embed_at_query`, default
+`config.EMBED_AT_QUERY_MAX`); past that, dense ranks the chunks that have one (a chunk without one gets
+dense score 0.0) so that a KB answers from BM25 at once after `ingest --no-embed`. `warm_up()` embeds all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -52,6 +57,7 @@ class Retriever:
         depth: int = CANDIDATE_DEPTH,
         embedder=None,
         progress: bool = True,
+        embed_at_query: int = config.EMBED_AT_QUERY_MAX,
     ) -> None:
         if mode not in MODES:
             raise InputError(f"unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}")
@@ -64,8 +70,9 @@ class Retriever:
         self.depth = depth
         self.progress = progress
         self._embedder = embedder
+        self.embed_at_query = embed_at_query
         self._vectors = None
-        self._vectors_revision = -1
+        self._vectors_stamp: tuple[int, str | None] | None = None
         self._bm25_revision = kb.revision
 
     # -- components, loaded lazily ---------------------------------------------------------------------
@@ -81,20 +88,29 @@ class Retriever:
     def uses_dense(self) -> bool:
         return self.mode in ("dense", "hybrid")
 
-    def warm_up(self) -> None:
-        """Load the model and vectors now (embedding any chunk that has none) instead of on first query."""
+    def warm_up(self, embed_missing: bool = True) -> None:
+        """Load the model and vectors now instead of on first query, embedding any chunk that has none
+        (with `embed_missing=False`, only as many as a query would: `embed_at_query`)."""
         if self.uses_dense:
-            self._vector_index()
+            self._vector_index(embed_all=embed_missing)
 
-    def _vector_index(self):
-        revision = self.kb.revision
-        if self._vectors is None or self._vectors_revision != revision:
+    def _stamp(self) -> tuple[int, str | None]:
+        from citebound.kb.store import VECTORS_STAMP
+
+        return self.kb.revision, self.kb.get_setting(VECTORS_STAMP)
+
+    def _vector_index(self, embed_all: bool = False):
+        if self._vectors is None or self._vectors_stamp != self._stamp() or embed_all:
             from citebound.retrieval.vectors import VectorIndex
 
-            self.kb.ensure_vectors(self.embedder, progress=self.progress)
-            ids, matrix = self.kb.load_vectors(self.embedder.name)
-            self._vectors = VectorIndex(ids, matrix)
-            self._vectors_revision = revision
+            at_most = None if embed_all else self.embed_at_query
+            self.kb.ensure_vectors(self.embedder, progress=self.progress, at_most=at_most)
+            stamp = self._stamp()
+            if self._vectors is None or self._vectors_stamp != stamp:
+                ids, matrix = self.kb.load_vectors(self.embedder.name)
+                folder = Path(self.kb.path) / "ann" / self.embedder.name if isinstance(self.kb.path, Path) else None
+                self._vectors = VectorIndex(ids, matrix, folder=folder)
+                self._vectors_stamp = stamp
         return self._vectors
 
     def _bm25(self):

@@ -3,14 +3,24 @@
 Exact search (one matrix-vector product, numpy) is the default: recall 1.0 and about 10 ms per query
 at 100k x 384, bound by memory bandwidth. Past `HNSW_MIN_CHUNKS` chunks, and only when the optional
 `hnswlib` extra is installed (`pip install 'citebound[ann]'`), an HNSW graph (M=32, ef_construction=200,
-ef=max(100, 2*limit)) is built in memory instead, trading a little recall for speed.
+ef=max(100, 2*limit)) is used instead, trading a little recall for speed. Given a `folder` (the
+retriever passes `<kb>/ann/<model>/`), the graph is saved there once built, as `<digest>.bin` where the
+digest hashes the chunk ids in order (a graph's labels are positions in that list), and loaded from there
+by every later process with the same vectors instead of being rebuilt; older graphs in the folder are
+removed when a new one is saved.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import os
+from pathlib import Path
+
 import numpy as np
 
 HNSW_MIN_CHUNKS = 200_000
+log = logging.getLogger(__name__)
 
 
 def top_k(scores: np.ndarray, limit: int) -> np.ndarray:
@@ -23,23 +33,56 @@ def top_k(scores: np.ndarray, limit: int) -> np.ndarray:
 
 
 class VectorIndex:
-    def __init__(self, ids: list[str], matrix: np.ndarray, use_hnsw: bool | None = None) -> None:
+    def __init__(
+        self, ids: list[str], matrix: np.ndarray, use_hnsw: bool | None = None, folder: Path | None = None
+    ) -> None:
         self.ids = ids
         self.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self.position = {cid: i for i, cid in enumerate(ids)}
         self._hnsw = None
+        self.hnsw_file: Path | None = None  # where the graph was loaded from or saved to
+        self.hnsw_loaded = False
         if use_hnsw is None:
             use_hnsw = len(ids) >= HNSW_MIN_CHUNKS
         if use_hnsw and len(ids):
+            self._hnsw = self._graph(folder)
+
+    def _graph(self, folder: Path | None):  # noqa: ANN202 - an hnswlib.Index, or None without the extra
+        try:
+            import hnswlib
+        except ImportError:
+            return None
+        dim = self.matrix.shape[1]
+        path = None
+        if folder is not None:
+            digest = hashlib.sha256("\n".join(self.ids).encode("utf-8") + str(dim).encode()).hexdigest()[:32]
+            path = Path(folder) / f"{digest}.bin"
+            if path.exists():
+                index = hnswlib.Index(space="ip", dim=dim)
+                try:
+                    index.load_index(str(path), max_elements=len(self.ids))
+                except (RuntimeError, OSError) as exc:  # a truncated or foreign file: rebuild it
+                    log.warning("HNSW index %s unreadable (%s): rebuilding it", path, exc)
+                else:
+                    if index.get_current_count() == len(self.ids):
+                        self.hnsw_file, self.hnsw_loaded = path, True
+                        return index
+        index = hnswlib.Index(space="ip", dim=dim)
+        index.init_index(max_elements=len(self.ids), M=32, ef_construction=200)
+        index.add_items(self.matrix, np.arange(len(self.ids)))
+        if path is not None:
             try:
-                import hnswlib
-            except ImportError:
-                hnswlib = None
-            if hnswlib is not None:
-                index = hnswlib.Index(space="ip", dim=self.matrix.shape[1])
-                index.init_index(max_elements=len(ids), M=32, ef_construction=200)
-                index.add_items(self.matrix, np.arange(len(ids)))
-                self._hnsw = index
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                index.save_index(str(tmp))
+                os.replace(tmp, path)
+                for old in path.parent.glob("*.bin"):
+                    if old != path:
+                        old.unlink(missing_ok=True)
+                self.hnsw_file = path
+            except OSError as exc:  # a read-only KB still answers; it rebuilds the graph next start
+                log.warning("could not save the HNSW index to %s: %s", path, exc)
+        return index
 
     def __len__(self) -> int:
         return len(self.ids)
