@@ -58,6 +58,7 @@ DB_FILE = "kb.sqlite3"
 BM25_DIR = "bm25"
 DEFAULT_BATCH_DOCS = 500
 VECTORS_STAMP = "vectors_stamp"  # meta key changed by every committed batch of vectors (readers reload)
+INDEX_SYNC_EVERY_S = 10.0  # during a long ingest the index commits at most this often (one tantivy commit each)
 INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
 
 _ACTIVE_CHUNKS = """
@@ -146,6 +147,7 @@ class KnowledgeBase:
         self._db = db
         self._lock = threading.RLock()
         self._bm25 = None
+        self._index_synced_at = float("-inf")  # when ingest last committed the index (monotonic clock)
         self.chunk_size = int(self.get_setting("chunk_size"))
         self.overlap = int(self.get_setting("overlap"))
 
@@ -348,6 +350,10 @@ class KnowledgeBase:
             chunks_added += self._ingest_batch(batch, report)
             if bar is not None:
                 bar.update(len(batch))
+        if self.bm25.revision != self.revision:  # batches whose index commit was deferred
+            with self._lock:
+                self.sync_index(wait=INDEX_WAIT_S)
+                self._index_synced_at = time.monotonic()
         if bar is not None:
             bar.close()
         if embed:
@@ -410,8 +416,13 @@ class KnowledgeBase:
                     return 0  # nothing was written: the transaction commits empty
                 db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
             # The database is the source of truth; the index follows (and catches up later if this dies).
-            # Deletes run first, so re-adds survive.
-            self.sync_index(IndexChange(revision, adds, deletes), wait=INDEX_WAIT_S)
+            # Deletes run first, so re-adds survive. A tantivy commit per batch made a 100k-chunk ingest
+            # spend more time committing than indexing: after a commit, the next batches leave the index
+            # behind for up to INDEX_SYNC_EVERY_S, then one commit catches up from the database (and
+            # ingest_documents catches up at its end).
+            if time.monotonic() - self._index_synced_at >= INDEX_SYNC_EVERY_S:
+                self.sync_index(IndexChange(revision, adds, deletes), wait=INDEX_WAIT_S)
+                self._index_synced_at = time.monotonic()
             return new_chunks
 
     def _ingest_one(
