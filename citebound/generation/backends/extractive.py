@@ -6,7 +6,10 @@ No language model. For every sentence of the labelled sources:
               + (1 - alpha) * lexical_overlap(question, sentence)   # share of the question's stemmed
                                                                      # content words found in the sentence
 
-The best sentence is taken, then up to `max_sentences - 1` more by maximal marginal relevance (MMR,
+The answer opens with the candidate the answerability model (below) finds most likely to answer the
+question among the `answerability_sentences` most relevant ones (`choose=answerability`, the default;
+`choose=relevance`: the most relevant sentence), then up to `max_sentences - 1` more by maximal marginal
+relevance (MMR,
 Carbonell & Goldstein 1998) among those within `margin` of the best, so near-duplicates from overlapping
 chunks are not repeated. Each sentence is cited to its source and quoted verbatim, so the answer is
 grounded by construction — and it still goes through the same verifier as every other backend. A
@@ -119,8 +122,9 @@ class ExtractiveBackend(Backend):
         answerability_sentences: int = Field(10, ge=1, description="how many of the most relevant sentences "
                                              "the answerability model reads")
         choose: Literal["relevance", "answerability"] = Field(
-            "relevance", description="which sentence the answer opens with: the most relevant one, or the one "
-            "the answerability model scores highest among those it reads")
+            "answerability", description="which sentence the answer opens with: the one the answerability "
+            "model scores highest among those it reads (chosen on dev: SQuAD 2.0 and techdocs), or the most "
+            "relevant one")
         alpha: float = Field(0.5, ge=0, le=1, description="weight of the dense cosine vs lexical overlap")
         max_sentences: int = Field(2, ge=1, le=10)
         margin: float = Field(0.08, ge=0, description="extra sentences must score within this of the best")

@@ -85,5 +85,5 @@ def test_the_answer_can_open_with_the_sentence_the_model_prefers():
     source = ("The Lumen kettle is a kettle that boils water, and the Lumen kettle takes water. "
               "The Lumen kettle heats a litre of water in three minutes.")
     question = "How long does the Lumen kettle take to boil water?"
-    assert "three minutes" not in _answer(question, source).answer  # the most similar sentence
-    assert "three minutes" in _answer(question, source, choose="answerability").answer
+    assert "three minutes" not in _answer(question, source, choose="relevance").answer  # the most similar
+    assert "three minutes" in _answer(question, source).answer  # the default: choose="answerability"
