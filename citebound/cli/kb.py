@@ -12,6 +12,19 @@ from citebound import config
 from citebound.cli.common import kb_path
 
 
+def parse_depths(text: str) -> list[int]:
+    """'10,20,50' -> [10, 20, 50]; anything else is a clear error."""
+    from citebound.errors import InputError
+
+    try:
+        depths = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        depths = []
+    if not depths or min(depths) < 1:
+        raise InputError(f"--rerank-depth takes positive integers separated by commas, got {text!r}")
+    return depths
+
+
 def register(app: typer.Typer) -> None:
     from citebound.cli import calibrate_app, err_console, eval_app
 
@@ -69,20 +82,30 @@ def register(app: typer.Typer) -> None:
     def eval_retrieval(
         data: Path = typer.Option(..., "--data", help="Folder in BEIR layout (corpus.jsonl, queries.jsonl, qrels/)."),
         split: str = typer.Option("test", "--split", help="Which qrels/<split>.tsv to score."),
-        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense | all (the three, one report)"),
+        mode: str = typer.Option("hybrid", "--mode", help="hybrid | bm25 | dense | all (the three, one report) | "
+                                 "hybrid+rerank (hybrid, then reranked at each --rerank-depth, with the added latency)"),
         gain: str = typer.Option("linear", "--gain", help="nDCG gain: linear (trec_eval) or exponential."),
         rrf_k: int = typer.Option(60, "--rrf-k", help="RRF constant k."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object per mode (no per-query scores)."),
         report: Optional[Path] = typer.Option(None, "--report", help="Also write an HTML + JSON report here."),
+        rerank_depth: str = typer.Option("10,20,50", "--rerank-depth", help="hybrid+rerank: fused chunks the reranker "
+                                         "rescores, comma-separated (one result per depth)."),
+        reranker_model: Optional[Path] = typer.Option(None, "--reranker-model", help="hybrid+rerank: an ONNX "
+                                                      "cross-encoder (question, text) (default: the bundled reranker)."),
     ) -> None:
         """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
         from citebound.evaluate.retrieval_eval import (
+            evaluate_reranking,
             evaluate_retrieval,
             write_retrieval_report,
         )
 
         modes = ["bm25", "dense", "hybrid"] if mode == "all" else [mode]
-        results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True) for m in modes]
+        if mode == "hybrid+rerank":
+            results = evaluate_reranking(data, split=split, depths=parse_depths(rerank_depth), model_path=reranker_model,
+                                         gain=gain, rrf_k=rrf_k, progress=True)
+        else:
+            results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True) for m in modes]
         if report is not None:
             paths = write_retrieval_report(report, results)
             err_console.print(f"report: {paths[0]} and {paths[1]}")
@@ -91,9 +114,12 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo(json.dumps(summary, sort_keys=True))
                 continue
+            at = f" at depth {summary['rerank_depth']}" if "rerank_depth" in summary else ""
             typer.echo(
-                f"{summary['data']} {split} ({summary['queries']} queries), mode {summary['mode']}, nDCG gain {gain}: "
+                f"{summary['data']} {split} ({summary['queries']} queries), mode {summary['mode']}{at}, nDCG gain {gain}: "
                 + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))
+                + (f"  +{summary['rerank_ms_mean']:.0f} ms/query (p50 {summary['rerank_ms_p50']:.0f}, "
+                   f"p95 {summary['rerank_ms_p95']:.0f}; CPU {summary['rerank_cpu_ms_mean']:.0f})" if at else "")
             )
 
     @calibrate_app.command("retrieval")
