@@ -1,10 +1,12 @@
 """`citebound eval qa`: grounded question answering with abstention, on a labelled split.
 
 Data: a folder with `corpus.jsonl` (BEIR rows `{_id, title, text}`) and `questions.jsonl`
-(`{id, question, context_id, answerable, answers}`), e.g. ../shared/data/qa/squad2/test. The corpus is
-ingested once into a cached KB (keyed by its content hash) and every question goes through `ask()` —
-the same retriever, backend, verifier and policy as `citebound ask` (no audit log, and no retrieval
-gate: an evaluation KB carries no calibrated retrieval threshold).
+(`{id, question, context_id, answerable, answers}`), e.g. ../shared/data/qa/squad2/test — or, instead of
+the corpus, `documents.json` listing files read where they are installed (bench/data/techdocs/<split>:
+pages of the Python manual from the Debian package python3.11-doc; a question's `context_id` is its
+page). The documents are ingested once into a cached KB (keyed by their content) and every question goes
+through `ask()` — the same retriever, backend, verifier and policy as `citebound ask` (no audit log, and
+no retrieval gate: an evaluation KB carries no calibrated retrieval threshold).
 
 Metrics (definitions in docs/ask.md):
 - answerable questions: answer recall (a gold answer string occurs in the final answer), citation
@@ -16,7 +18,9 @@ Metrics (definitions in docs/ask.md):
 - the same abstention figures for a naive baseline that abstains on the retrieval score alone (best
   dense cosine of the retrieved sources below a threshold chosen on dev);
 - risk–coverage pairs for both signals as their threshold moves (risk = share of answered questions
-  whose answer is wrong: unanswerable, or the gold answer not in it), and the area under each curve.
+  whose answer is wrong: unanswerable, or the gold answer not in it), and the area under each curve;
+- latency of each `ask()` in this warm process (the models and the index are loaded by one untimed
+  question first): p50, p95 and mean, in milliseconds.
 
 The formulas are in `citebound.metrics`; `score_rows` returns a typed `QaReport`
 (citebound.evaluate.qa_report), which the CLI prints, writes as JSON or renders as HTML.
@@ -39,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from citebound.datasets import load_questions, require_corpus
-from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Paired, QaReport, QaSettings
+from citebound.datasets import DocumentSet, load_questions, qa_documents
+from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Latency, Paired, QaReport, QaSettings
 from citebound.metrics import abstention_scores, aurc, pick_threshold, risk_coverage, roc_auc
 from citebound.retrieval.abstain import THRESHOLD_RULE
 
@@ -74,6 +78,20 @@ def contains_answer(answer: str, golds: Sequence[str]) -> bool:
 
 
 # -- running -------------------------------------------------------------------------------------
+def open_qa_kb(data: Path, progress: bool = True):
+    """The cached KB of a labelled QA folder's documents, and how a question's `context_id` reads as a
+    KB document id (the same id for a corpus.jsonl; `name/<page>` for a documents.json)."""
+    from citebound.kb.cache import cached_files_kb, cached_kb
+
+    data = Path(data)
+    docs = qa_documents(data)
+    name = f"qa-{data.parent.name}-{data.name}"
+    if isinstance(docs, DocumentSet):
+        kb = cached_files_kb(docs.root, docs.pages, docs.name, progress=progress)
+        return kb, (lambda cid: docs.doc_id(cid) if cid is not None else None)
+    return cached_kb(docs, name, progress=progress), (lambda cid: cid)
+
+
 @dataclass
 class QAEvalResult:
     report: QaReport
@@ -87,12 +105,11 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     from tqdm import tqdm
 
     from citebound.generation import get_backend
-    from citebound.kb.cache import cached_kb
     from citebound.pipeline import ask
     from citebound.retrieval import Retriever
 
     data = Path(data)
-    require_corpus(data)
+    qa_documents(data)  # a missing corpus is reported before the questions are read
     questions = load_questions(data, limit)
     options = dict(backend_options or {})
     threshold = None
@@ -104,17 +121,26 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
         threshold = float(default_threshold(options["signal"]) if threshold is None else threshold)
         options["threshold"] = OFF
     gen = get_backend(backend, **options)
-    kb = cached_kb(data / "corpus.jsonl", f"qa-{data.parent.name}-{data.name}", progress=progress)
+    kb, doc_id = open_qa_kb(data, progress=progress)
     retriever = Retriever(kb, mode="hybrid", progress=progress)
     retriever.warm_up()
+
+    def run(question: str):  # noqa: ANN202 - an AskResult
+        return ask(question, kb, backend=gen, retriever=retriever, k=k, audit=None, checker=checker,
+                   abstain_on_weak_retrieval=False)
+
+    run("What is this about?")  # untimed: loads the backend's models, so every timed ask is a warm one
     rows = []
     t0 = time.perf_counter()
     for q in tqdm(questions, desc="questions", unit="q", disable=not progress, file=None):
-        result = ask(q["question"], kb, backend=gen, retriever=retriever, k=k, audit=None, checker=checker,
-                     abstain_on_weak_retrieval=False)
+        started = time.perf_counter()
+        result = run(q["question"])
+        seconds = time.perf_counter() - started
         report = result.report or {}
         rows.append({
             **q,
+            "context_id": doc_id(q["context_id"]),
+            "seconds": round(seconds, 4),
             "pipeline_abstained": result.abstained,
             "abstain_reason": result.abstain_reason,
             "answer": result.answer,
@@ -198,7 +224,17 @@ def score_rows(rows: list[dict[str, Any]], settings: QaSettings,
         auroc_answerable=Paired(_auc(system_conf, is_answerable), _auc(baseline_conf, is_answerable)),
         risk_coverage=Paired(risk_coverage(system_conf, right), risk_coverage(baseline_conf, baseline_right)),
         aurc=Paired(round(aurc(system_conf, right), 4), round(aurc(baseline_conf, baseline_right), 4)),
+        latency_ms=_latency([r["seconds"] for r in rows if r.get("seconds") is not None]),
     )
+
+
+def _latency(seconds: list[float]) -> Latency | None:
+    """Percentiles of the per-question `ask()` times (None when the rows carry no times)."""
+    if not seconds:
+        return None
+    ms = np.asarray(seconds) * 1000.0
+    return Latency(p50=round(float(np.percentile(ms, 50)), 1), p95=round(float(np.percentile(ms, 95)), 1),
+                   mean=round(float(ms.mean()), 1), n=len(ms))
 
 
 def _share_removed(rows: list[dict[str, Any]]) -> float:

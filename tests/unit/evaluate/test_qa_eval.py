@@ -118,3 +118,36 @@ def test_eval_qa_end_to_end_on_a_tiny_split(tmp_path, monkeypatch):
     assert len((tmp_path / "rows.jsonl").read_text().splitlines()) == 3
     html, js = write_html(s, tmp_path / "report.html")
     assert "<img" in html.read_text() and json.loads(js.read_text())["title"].endswith("tiny")
+
+
+def test_eval_qa_reads_a_documents_json_split(tmp_path, monkeypatch):
+    """A split whose documents are HTML files read where they are installed (bench/data/techdocs):
+    ingested as `citebound ingest` ingests a folder, a question's context_id is its page path."""
+    monkeypatch.setenv("CITEBOUND_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "installed" / "html"
+    (root / "library").mkdir(parents=True)
+    (root / "library" / "kettle.html").write_text(
+        "<html><body><h1>Kettle</h1><p>The Lumen kettle boils one litre of water in three minutes. "
+        "It is made of brushed steel.</p></body></html>")
+    (root / "library" / "grinder.html").write_text(
+        "<html><body><h1>Grinder</h1><p>The Lumen grinder has forty grind settings. "
+        "Its burrs are made of ceramic.</p></body></html>")
+    (root / "unlisted.html").write_text("<p>Never ingested: not in documents.json.</p>")
+    data = tmp_path / "docs" / "dev"
+    data.mkdir(parents=True)
+    (data / "documents.json").write_text(json.dumps(
+        {"name": "manual", "root": str(root), "pages": ["library/kettle.html", "library/grinder.html"]}))
+    questions = [
+        {"id": "q1", "question": "How long does the Lumen kettle take to boil a litre of water?",
+         "context_id": "library/kettle.html", "answerable": True, "answers": ["three minutes"]},
+        {"id": "q2", "question": "Who was the first president of Finland?",
+         "context_id": "library/grinder.html", "answerable": False, "answers": []},
+    ]
+    (data / "questions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in questions))
+    result = evaluate_qa(data, progress=False, backend_options={"signal": "relevance"})
+    r = result.report
+    assert r.questions == 2 and r.answer_recall == 1.0 and r.citation_accuracy == 1.0
+    assert result.rows[0]["context_id"] == "manual/library/kettle.html"
+    assert all(d.startswith("manual/library/") for row in result.rows for d in row["retrieved_docs"])
+    assert r.latency_ms is not None and r.latency_ms.n == 2 and r.latency_ms.p50 <= r.latency_ms.p95
+    assert "latency:" in format_text(r) and QaReport.from_dict(r.to_dict()).latency_ms == r.latency_ms
