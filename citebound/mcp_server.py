@@ -55,7 +55,7 @@ class _Knowledge:
 
     def __init__(self, kb: str | Path | None, backend: str, backend_options: dict[str, Any] | None,
                  mode: str = "hybrid") -> None:  # fmt: skip
-        self.path = Path(kb) if kb else None
+        self.path = (str(kb) if str(kb).lower().startswith(("postgresql://", "postgres://")) else Path(kb)) if kb else None
         self.backend_name = backend
         self.backend_options = dict(backend_options or {})
         self.mode = mode

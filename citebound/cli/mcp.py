@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -11,8 +10,8 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command("mcp")
     def mcp_command(
-        kb: Optional[Path] = typer.Option(None, "--kb", help="Knowledge base for the ask and search tools "
-                                          "(default: $CITEBOUND_KB; without one only verify works)."),
+        kb: Optional[str] = typer.Option(None, "--kb", help="Knowledge base (folder or postgresql:// URL) for the "
+                                         "ask and search tools (default: $CITEBOUND_KB; without one only verify works)."),
         backend: str = typer.Option("extractive", "--backend", "-b", help="extractive | openai | llama-cpp"),
         option: List[str] = typer.Option([], "--option", "-o", help="Backend option key=value (repeatable)."),
         mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
@@ -22,5 +21,5 @@ def register(app: typer.Typer) -> None:
         from citebound.cli.common import parse_options
         from citebound.mcp_server import serve
 
-        kb = kb or (Path(config.env("CITEBOUND_KB")) if config.env("CITEBOUND_KB") else None)
+        kb = kb or config.env("CITEBOUND_KB") or None
         serve(kb, backend=backend, backend_options=parse_options(option), mode=mode)

@@ -53,7 +53,7 @@ def render_text(report, checks) -> None:  # DriftReport, tuple[Check, ...]
 def register(app: typer.Typer) -> None:
     @app.command()
     def report(
-        kb: Optional[Path] = typer.Option(None, "--kb", help=KB_HELP),
+        kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
         since: str = typer.Option("30d", "--since", help="Window: 30d, 12h, 2w, an ISO date, or 'all'."),
         by: str = typer.Option("day", "--by", help="Periods: day | week | requests:N (N requests each)."),
         html: Optional[Path] = typer.Option(None, "--html", help="Write an HTML report with plots (and the "

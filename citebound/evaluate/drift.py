@@ -224,7 +224,11 @@ def check_limits(report: DriftReport, below: Mapping[str, float] | None = None,
 
 # -- the report ----------------------------------------------------------------------------------
 def load_records(kb_dir: str | Path) -> tuple[list[AuditRecord], str]:
-    """Every record of the audit log beside the KB folder, and the log's path."""
+    """Every record of the audit log beside the KB folder (or in the KB's PostgreSQL database), and where
+    the log is."""
+    if isinstance(kb_dir, str) and kb_dir.lower().startswith(("postgresql://", "postgres://")):
+        with AuditLog.beside(kb_dir) as log:
+            return log.last(len(log)), log.location
     path = Path(kb_dir) / AUDIT_FILENAME  # not AuditLog.beside(): opening would create an empty log
     if not path.is_file():
         raise InputError(f"no audit log at {path}")

@@ -236,3 +236,16 @@ def test_both_backends_rank_alike(tmp_path, postgres_server):
                                      for h in Retriever(kb, mode=mode, progress=False).retrieve("how do owls hunt", k=5))
                              for mode in ("bm25", "dense", "hybrid")])  # sorted: tied scores come in any order
     assert rankings[0] == rankings[1] and rankings[0][1][0][2] in ("s0", "s4")
+
+
+def test_the_drift_report_reads_the_log_of_either_store(kb_target):
+    from citebound.evaluate.drift import build_report, load_records
+
+    if not is_postgres(str(kb_target)):
+        Path(kb_target).mkdir()
+    with AuditLog.beside(kb_target) as log:
+        for i in range(3):
+            log.write(make_record(f"d{i}"))
+    records, _ = load_records(str(kb_target) if is_postgres(str(kb_target)) else Path(kb_target))
+    assert sorted(r.id for r in records) == ["d0", "d1", "d2"]
+    assert build_report(records, by="day").periods[-1].requests == 3
