@@ -31,11 +31,11 @@ from citebound.errors import KnowledgeBaseError, ModelUnavailableError
 LOCK_TIMEOUT = "60s"  # how long a writer waits for another's transaction (SQLite's busy timeout is 30 s)
 
 _DDL = [  # SQLite DDL -> PostgreSQL, in order
+    (re.compile(r'(?<!["\w])end(?=\s+(?:INTEGER|TEXT|REAL)\b)'), '"end"'),  # a column named end (reserved)
     (re.compile(r"\bINTEGER PRIMARY KEY AUTOINCREMENT\b"), "BIGSERIAL PRIMARY KEY"),
     (re.compile(r"\bINTEGER\b"), "BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
     (re.compile(r"\bBLOB\b"), "BYTEA"),
-    (re.compile(r"(?m)^(\s*)end\b"), r'\1"end"'),
     (re.compile(r"\)\s*STRICT\s*;\s*$"), ");"),
 ]
 

@@ -66,3 +66,49 @@ def test_a_migration_that_fails_halfway_leaves_nothing_behind():
     with_fix = Migrations("_test_migrations")
     with_fix(lambda d: execute_script(d, "CREATE TABLE a (x INTEGER);"))
     assert with_fix.apply(db) == ["<lambda>"] and with_fix.apply(db) == []
+
+
+def _connect(target):
+    from citebound.db import is_postgres, open_sqlite
+
+    if is_postgres(str(target)):
+        from citebound.db.postgres import open_postgres
+
+        return open_postgres(str(target), lock="test")
+    target.mkdir()
+    return open_sqlite(target / "t.sqlite3")
+
+
+def test_a_failed_migration_rolls_back_whole_in_either_database(kb_target):
+    """The one runner on both backends: a step that fails after its first statement leaves no table
+    and no record; the fixed step then applies once, and again nothing."""
+    import sqlite3
+
+    from citebound.db import Migrations, execute_script
+
+    db = _connect(kb_target)
+    try:
+        steps = Migrations("_test_migrations")
+        steps(lambda d: execute_script(d, "CREATE TABLE a (x INTEGER); INSERT INTO nowhere VALUES (1);"))
+        with pytest.raises(sqlite3.Error):  # PostgreSQL's errors come out as the same DB-API classes
+            steps.apply(db)
+        assert not db.in_transaction
+        assert list(db.execute("SELECT name FROM _test_migrations")) == []
+        with pytest.raises(sqlite3.Error):
+            db.execute("SELECT x FROM a")
+        fixed = Migrations("_test_migrations")
+        fixed(lambda d: execute_script(d, "CREATE TABLE a (x INTEGER, t REAL, b BLOB, end INTEGER) STRICT;"))
+        assert fixed.apply(db) == ["<lambda>"] and fixed.apply(db) == []
+        db.execute('INSERT INTO a (x, t, "end") VALUES (?, ?, ?)', (2**40, 0.1 + 1e-12, 7))
+        assert db.execute('SELECT x, t, "end" FROM a WHERE x > ?', (1,)).fetchall() == [(2**40, 0.1 + 1e-12, 7)]
+    finally:
+        db.close()
+
+
+def test_postgres_urls_are_shown_without_their_password_and_placeholders_translate():
+    from citebound.db.postgres import display_url, translate
+
+    assert display_url("postgresql://cb:s3cret@db.internal:5432/kb") == "postgresql://cb:***@db.internal:5432/kb"
+    assert display_url("postgresql://cb@db/kb") == "postgresql://cb@db/kb"
+    assert translate("SELECT ? WHERE a LIKE ? ESCAPE '\\' AND b = '?%'") == \
+        "SELECT %s WHERE a LIKE %s ESCAPE '\\' AND b = '?%%'"
