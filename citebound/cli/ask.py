@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from citebound import config
-from citebound.cli.common import KB_HELP, kb_path, parse_options
+from citebound.cli.common import KB_HELP, RAY_HELP, WORKERS_HELP, executor, kb_path, parse_options
 
 console = Console(highlight=False)
 
@@ -203,13 +203,16 @@ def register(app: typer.Typer) -> None:
         html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
+        ray: Optional[str] = typer.Option(None, "--ray", help=RAY_HELP),
+        workers: Optional[int] = typer.Option(None, "--workers", min=1, help=WORKERS_HELP),
     ) -> None:
         """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
         from citebound.evaluate.qa_eval import evaluate_qa
         from citebound.evaluate.qa_report import format_text, write_html
 
-        report = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
-                             checker=checker, rows_out=out).report
+        with executor(ray, workers) as runner:
+            report = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
+                                 checker=checker, rows_out=out, executor=runner).report
         if html is not None:
             write_html(report, html)
         typer.echo(report.to_json() if as_json else format_text(report))

@@ -10,7 +10,7 @@ from citebound import config
 from citebound.errors import InputError
 
 KB_HELP = "Knowledge-base folder, or a postgresql:// URL (default: $CITEBOUND_KB)."
-RAY_HELP = ("Run on Ray (pip install 'citebound[ray]'): local (start one on this machine), auto (the running "
+RAY_HELP = ("Run on Ray (the optional extra named ray): local (start one on this machine), auto (the running "
             "cluster), or an address (ray://host:10001). Same results as without.")
 WORKERS_HELP = "Workers: Ray actors with --ray (default: the cluster's CPUs), else local processes (default 1)."
 

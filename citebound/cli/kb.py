@@ -10,6 +10,7 @@ import typer
 
 from citebound import config
 from citebound.cli.common import kb_path
+from citebound.cli.common import RAY_HELP, WORKERS_HELP, executor
 
 
 def parse_depths(text: str) -> list[int]:
@@ -88,6 +89,8 @@ def register(app: typer.Typer) -> None:
         rrf_k: int = typer.Option(60, "--rrf-k", help="RRF constant k."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object per mode (no per-query scores)."),
         report: Optional[Path] = typer.Option(None, "--report", help="Also write an HTML + JSON report here."),
+        ray: Optional[str] = typer.Option(None, "--ray", help=RAY_HELP),
+        workers: Optional[int] = typer.Option(None, "--workers", min=1, help=WORKERS_HELP),
         rerank_depth: str = typer.Option("10,20,50", "--rerank-depth", help="hybrid+rerank: fused chunks the reranker "
                                          "rescores, comma-separated (one result per depth)."),
         reranker_model: Optional[Path] = typer.Option(None, "--reranker-model", help="hybrid+rerank: an ONNX "
@@ -101,11 +104,13 @@ def register(app: typer.Typer) -> None:
         )
 
         modes = ["bm25", "dense", "hybrid"] if mode == "all" else [mode]
-        if mode == "hybrid+rerank":
-            results = evaluate_reranking(data, split=split, depths=parse_depths(rerank_depth), model_path=reranker_model,
-                                         gain=gain, rrf_k=rrf_k, progress=True)
-        else:
-            results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True) for m in modes]
+        with executor(ray, workers) as runner:
+            if mode == "hybrid+rerank":
+                results = evaluate_reranking(data, split=split, depths=parse_depths(rerank_depth), model_path=reranker_model,
+                                             gain=gain, rrf_k=rrf_k, progress=True, executor=runner)
+            else:
+                results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True,
+                                              executor=runner) for m in modes]
         if report is not None:
             paths = write_retrieval_report(report, results)
             err_console.print(f"report: {paths[0]} and {paths[1]}")

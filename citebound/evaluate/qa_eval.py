@@ -38,6 +38,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ import numpy as np
 from citebound.datasets import DocumentSet, load_questions, qa_documents
 from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Latency, Paired, QaReport, QaSettings
 from citebound.metrics import abstention_scores, aurc, pick_threshold, risk_coverage, roc_auc
+from citebound.parallel import Executor, InProcess, release_state, worker_state
 from citebound.retrieval.abstain import THRESHOLD_RULE
 
 
@@ -98,48 +100,53 @@ class QAEvalResult:
     rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-def run_questions(data: Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
-                  limit: int | None = None, k: int = 5, checker: str | None = None,
-                  progress: bool = True) -> tuple[list[dict], QaSettings]:
-    """Ask every question; one row per question with what the metrics need. Returns (rows, settings)."""
-    from tqdm import tqdm
+@dataclass(frozen=True, slots=True)
+class AskSpec:
+    """What a worker needs to answer questions as this process does: the KB folder, the backend and its
+    options (as JSON), k and the checker."""
 
-    from citebound.generation import get_backend
+    kb: str
+    backend: str
+    options: str
+    k: int
+    checker: str | None
+
+
+def _asker(spec: AskSpec, progress: bool = False):  # noqa: ANN202 - (kb, Retriever, Backend)
+    """This process's open KB, warmed hybrid retriever and backend for `spec`, built once."""
+    def build():  # noqa: ANN202
+        from citebound.generation import get_backend
+        from citebound.kb import KnowledgeBase
+        from citebound.retrieval import Retriever
+
+        from citebound.pipeline import ask
+
+        kb = KnowledgeBase.open(spec.kb)
+        retriever = Retriever(kb, mode="hybrid", progress=progress)
+        retriever.warm_up()
+        gen = get_backend(spec.backend, **json.loads(spec.options))
+        # one untimed question loads the backend's models, so every timed `ask` is a warm one
+        ask("What is this about?", kb, backend=gen, retriever=retriever, k=spec.k, audit=None,
+            checker=spec.checker, abstain_on_weak_retrieval=False)
+        return kb, retriever, gen
+
+    return worker_state(spec, build)
+
+
+def ask_questions(spec: AskSpec, questions: list[dict]) -> list[dict]:
+    """One row per question with what the metrics need: what a worker runs on a chunk of questions."""
     from citebound.pipeline import ask
-    from citebound.retrieval import Retriever
 
-    data = Path(data)
-    qa_documents(data)  # a missing corpus is reported before the questions are read
-    questions = load_questions(data, limit)
-    options = dict(backend_options or {})
-    threshold = None
-    if backend == "extractive":
-        from citebound.generation.backends.extractive import default_signal, default_threshold
-
-        options["signal"] = options.get("signal") or default_signal()  # recorded in the settings
-        threshold = options.pop("threshold", None)
-        threshold = float(default_threshold(options["signal"]) if threshold is None else threshold)
-        options["threshold"] = OFF
-    gen = get_backend(backend, **options)
-    kb, doc_id = open_qa_kb(data, progress=progress)
-    retriever = Retriever(kb, mode="hybrid", progress=progress)
-    retriever.warm_up()
-
-    def run(question: str):  # noqa: ANN202 - an AskResult
-        return ask(question, kb, backend=gen, retriever=retriever, k=k, audit=None, checker=checker,
-                   abstain_on_weak_retrieval=False)
-
-    run("What is this about?")  # untimed: loads the backend's models, so every timed ask is a warm one
+    kb, retriever, gen = _asker(spec)
     rows = []
-    t0 = time.perf_counter()
-    for q in tqdm(questions, desc="questions", unit="q", disable=not progress, file=None):
+    for q in questions:
         started = time.perf_counter()
-        result = run(q["question"])
+        result = ask(q["question"], kb, backend=gen, retriever=retriever, k=spec.k, audit=None,
+                     checker=spec.checker, abstain_on_weak_retrieval=False)
         seconds = time.perf_counter() - started
         report = result.report or {}
         rows.append({
             **q,
-            "context_id": doc_id(q["context_id"]),
             "seconds": round(seconds, 4),
             "pipeline_abstained": result.abstained,
             "abstain_reason": result.abstain_reason,
@@ -154,14 +161,49 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
             "n_claims": report.get("n_claims", 0),
             "n_removed": len(result.removed),
         })
-    described = gen.describe()["options"]
+    return rows
+
+
+def run_questions(data: Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
+                  limit: int | None = None, k: int = 5, checker: str | None = None,
+                  progress: bool = True, executor: Executor | None = None) -> tuple[list[dict], QaSettings]:
+    """Ask every question; one row per question with what the metrics need. Returns (rows, settings).
+    The KB is built (or found in the cache) and embedded here; with an `executor` (citebound.parallel)
+    its workers answer the questions, each opening the same KB folder."""
+    from citebound.generation.registry import backend_class
+
+    data = Path(data)
+    qa_documents(data)  # a missing corpus is reported before the questions are read
+    backend_class(backend)  # an unknown backend is an error before any ingest
+    questions = load_questions(data, limit)
+    options = dict(backend_options or {})
+    threshold = None
+    if backend == "extractive":
+        from citebound.generation.backends.extractive import default_signal, default_threshold
+
+        options["signal"] = options.get("signal") or default_signal()  # recorded in the settings
+        threshold = options.pop("threshold", None)
+        threshold = float(default_threshold(options["signal"]) if threshold is None else threshold)
+        options["threshold"] = OFF
+    built, doc_id = open_qa_kb(data, progress=progress)
+    questions = [{**q, "context_id": doc_id(q["context_id"])} for q in questions]
+    spec = AskSpec(str(built.path), backend, json.dumps(options, sort_keys=True), k, checker)
+    built.close()
+    try:
+        kb, _, gen = _asker(spec, progress)  # embeds missing chunks here, before any worker opens the KB
+        t0 = time.perf_counter()
+        rows = (executor or InProcess()).map(partial(ask_questions, spec), questions, desc="questions",
+                                             progress=progress)
+        seconds = time.perf_counter() - t0
+        described = gen.describe()["options"]
+        revision = kb.revision
+    finally:
+        release_state(spec)
     if threshold is not None:
         described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
     settings = QaSettings(data=str(data), split=data.name, backend=backend, backend_options=described,
                           checker=checker or gen.default_checker, k=k, retrieval="hybrid",
-                          extractive_threshold=threshold, seconds=round(time.perf_counter() - t0, 1),
-                          kb_revision=kb.revision)
-    kb.close()
+                          extractive_threshold=threshold, seconds=round(seconds, 1), kb_revision=revision)
     return rows, settings
 
 
@@ -256,9 +298,9 @@ def _auc(scores: Sequence[float], answerable: Sequence[bool]) -> float:
 def evaluate_qa(data: str | Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
                 limit: int | None = None, k: int = 5, checker: str | None = None,
                 rows_out: str | Path | None = None, baseline_threshold: float | None = None,
-                progress: bool = True) -> QAEvalResult:
+                progress: bool = True, executor: Executor | None = None) -> QAEvalResult:
     rows, settings = run_questions(data, backend=backend, backend_options=backend_options, limit=limit, k=k,
-                                   checker=checker, progress=progress)
+                                   checker=checker, progress=progress, executor=executor)
     report = score_rows(rows, settings, baseline_threshold)
     if rows_out is not None:
         write_rows(rows, rows_out)
