@@ -103,6 +103,14 @@ def m004_postgres_vectors(db: Any) -> None:
     """)
 
 
+@migration
+def m005_chunk_text_once(db: Any) -> None:
+    """A chunk's text is the slice [start, end) of its version's text (`store.CHUNK_TEXT`), no longer a
+    second copy: on 100k chunks the copy was a third of the KB's disk. SQLite frees the pages for reuse;
+    the file shrinks only with `VACUUM` (`sqlite3 kb.sqlite3 VACUUM`, with no other process using it)."""
+    execute_script(db, "ALTER TABLE chunks DROP COLUMN text;")
+
+
 def migrate(db: Any) -> list[str]:
     """Apply every migration not applied yet, each in its own transaction; return the names applied."""
     return migration.apply(db)

@@ -3,7 +3,8 @@ PostgreSQL shared by several processes), a BM25 index beside it, and embeddings 
 text they embed.
 
 Layout of a KB folder:
-    kb.sqlite3    documents, versions (normalized text + hash), chunks, vectors, meta (revision, settings)
+    kb.sqlite3    documents, versions (normalized text + hash), chunks (offsets into their version's text:
+                  the text is stored once), vectors, meta (revision, settings)
     bm25/         tantivy index of the chunks of current versions of active documents
 
 A KB in PostgreSQL (`KnowledgeBase.open("postgresql://…")`) keeps the same tables in the database (vectors
@@ -61,9 +62,15 @@ VECTORS_STAMP = "vectors_stamp"  # meta key changed by every committed batch of 
 INDEX_SYNC_EVERY_S = 10.0  # during a long ingest the index commits at most this often (one tantivy commit each)
 INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
 
-_ACTIVE_CHUNKS = """
-    SELECT c.chunk_id, c.text, c.content_hash
+# A chunk's text is not stored twice: it is the slice [start, end) of the text of a version that has it
+# (every such version has the same text there: the chunk id hashes doc id, offsets and text). SQLite and
+# PostgreSQL both count substr() in characters, as Python slices do (PostgreSQL's takes int4 arguments).
+CHUNK_TEXT = 'substr(v.text, CAST(c.start + 1 AS INTEGER), CAST(c."end" - c.start AS INTEGER))'
+
+_ACTIVE_CHUNKS = f"""
+    SELECT c.chunk_id, {CHUNK_TEXT}, c.content_hash
     FROM documents d
+    JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version
     JOIN version_chunks vc ON vc.doc_id = d.doc_id AND vc.version = d.current_version
     JOIN chunks c ON c.chunk_id = vc.chunk_id
     WHERE d.status = 'active'
@@ -295,7 +302,8 @@ class KnowledgeBase:
                 "JOIN version_chunks vc ON vc.doc_id = v.doc_id AND vc.version = v.version "
                 "WHERE d.updated_revision > ?", (at, at))}
             adds = db.execute(
-                "SELECT c.chunk_id, c.text FROM documents d "
+                f"SELECT c.chunk_id, {CHUNK_TEXT} FROM documents d "
+                "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
                 "JOIN version_chunks vc ON vc.doc_id = d.doc_id AND vc.version = d.current_version "
                 "JOIN chunks c ON c.chunk_id = vc.chunk_id "
                 "WHERE d.updated_revision > ? AND d.status = 'active' ORDER BY d.doc_id, vc.ord", (at,)).fetchall()
@@ -448,7 +456,8 @@ class KnowledgeBase:
                 (doc.source, revision, doc.doc_id),
             )
             for cid, text in db.execute(
-                "SELECT c.chunk_id, c.text FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id "
+                f"SELECT c.chunk_id, {CHUNK_TEXT} FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id "
+                "JOIN versions v ON v.doc_id = vc.doc_id AND v.version = vc.version "
                 "WHERE vc.doc_id = ? AND vc.version = ?",
                 (doc.doc_id, row[0]),
             ).fetchall():
@@ -467,9 +476,9 @@ class KnowledgeBase:
             text = doc.text[span.start : span.end]
             cid = chunk_id(doc.doc_id, span.start, span.end, text)
             cur = db.execute(
-                'INSERT INTO chunks (chunk_id, doc_id, start, "end", text, content_hash) '
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO NOTHING",
-                (cid, doc.doc_id, span.start, span.end, text, content_hash(text)),
+                'INSERT INTO chunks (chunk_id, doc_id, start, "end", content_hash) '
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO NOTHING",
+                (cid, doc.doc_id, span.start, span.end, content_hash(text)),
             )
             new_chunks += cur.rowcount
             db.execute(
@@ -525,10 +534,10 @@ class KnowledgeBase:
             part = ids[lo : lo + 500]
             marks = ",".join("?" * len(part))
             for cid, doc_id, start, end, text, version in self.db.execute(
-                f'SELECT c.chunk_id, c.doc_id, c.start, c."end", c.text, '
-                
+                f'SELECT c.chunk_id, c.doc_id, c.start, c."end", {CHUNK_TEXT}, v.version '
+                f"FROM chunks c JOIN versions v ON v.doc_id = c.doc_id AND v.version = "
                 f"(SELECT MAX(version) FROM version_chunks vc WHERE vc.chunk_id = c.chunk_id) "
-                f"FROM chunks c WHERE c.chunk_id IN ({marks})",
+                f"WHERE c.chunk_id IN ({marks})",
                 part,
             ):
                 found[cid] = Chunk(cid, doc_id, int(version), int(start), int(end), text)
