@@ -2,6 +2,7 @@
 
     with make_executor(ray=None, workers=1) as executor:        # "auto", "local" or an address for Ray
         results = executor.map(fn, items, desc="verify")        # one result per item, in input order
+        for result in executor.imap(fn, items): ...             # the same, each as soon as it is ready
 
 `fn(chunk: list) -> list` takes a chunk of items and returns one result per item. It must be a
 module-level function, or a `functools.partial` of one over plain values (a spec), so that it travels
@@ -75,6 +76,8 @@ class Executor(Protocol):
 
     def map(self, fn: ChunkFn, items: Sequence[Any], *, desc: str = "", progress: bool = False) -> list: ...
 
+    def imap(self, fn: ChunkFn, items: Sequence[Any], *, desc: str = "", progress: bool = False) -> Iterator[Any]: ...
+
     def close(self) -> None: ...
 
 
@@ -96,11 +99,17 @@ class _Base:
 
     def map(self, fn: ChunkFn, items: Sequence[Any], *, desc: str = "", progress: bool = False) -> list:
         """fn over `items` in chunks; one result per item, in input order."""
+        return list(self.imap(fn, items, desc=desc, progress=progress))
+
+    def imap(self, fn: ChunkFn, items: Sequence[Any], *, desc: str = "", progress: bool = False) -> Iterator[Any]:
+        """As `map`, yielding each result as soon as it and every result before it are done (a caller
+        can commit them as they come)."""
         if not items:
-            return []
+            return
         chunks = chunked(items, chunk_size_for(len(items), self.workers))
         bar = _bar(len(items), desc, progress, self)
         done: dict[int, list] = {}
+        following = 0
         try:
             for index, result in self._run(fn, chunks):
                 if len(result) != len(chunks[index]):
@@ -109,10 +118,12 @@ class _Base:
                 done[index] = result
                 if bar is not None:
                     bar.update(len(result))
+                while following in done:
+                    yield from done.pop(following)
+                    following += 1
         finally:
             if bar is not None:
                 bar.close()
-        return [r for i in range(len(chunks)) for r in done[i]]
 
     def _run(self, fn: ChunkFn, chunks: list[list]) -> Iterator[tuple[int, list]]:
         for i, chunk in enumerate(chunks):

@@ -67,6 +67,8 @@ def register(app: typer.Typer) -> None:
         kb: str = typer.Option(..., "--kb", help="Knowledge-base folder, or a postgresql:// URL."),
         threads: Optional[int] = typer.Option(None, "--threads", min=1, help="onnxruntime threads (default CITEBOUND_THREADS or 2)."),
         batch: int = typer.Option(256, "--batch", min=1, help="Vectors committed per transaction (what a kill can lose)."),
+        ray: Optional[str] = typer.Option(None, "--ray", help=RAY_HELP),
+        workers: Optional[int] = typer.Option(None, "--workers", min=1, help=WORKERS_HELP),
     ) -> None:
         """Embed the chunks that have no vector yet, with progress; a killed run resumes where it stopped.
 
@@ -74,8 +76,8 @@ def register(app: typer.Typer) -> None:
         from citebound.kb import KnowledgeBase
         from citebound.models.embedder import shared_embedder
 
-        with KnowledgeBase.open(kb_path(kb)) as store:
-            done = store.ensure_vectors(shared_embedder(threads), progress=True, batch=batch)
+        with KnowledgeBase.open(kb_path(kb)) as store, executor(ray, workers) as runner:
+            done = store.ensure_vectors(shared_embedder(threads), progress=True, batch=batch, executor=runner)
             left = len(store.missing_vectors(shared_embedder(threads).name))
         typer.echo(f"embedded {done} chunks; {left} without a vector")
 

@@ -615,7 +615,7 @@ class KnowledgeBase:
         return todo
 
     def ensure_vectors(
-        self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None
+        self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None, executor=None
     ) -> int:
         """Embed every retrievable chunk whose text has no vector yet; returns how many were embedded.
 
@@ -623,7 +623,9 @@ class KnowledgeBase:
         version) is never embedded again. Each batch of `batch` vectors is its own transaction (and
         changes the `vectors_stamp` setting, so readers see them at once): a killed run keeps what it
         committed, and the next run embeds only the rest. With `at_most`, nothing is embedded when more
-        than that many chunks lack a vector (the caller ranks with the vectors there are).
+        than that many chunks lack a vector (the caller ranks with the vectors there are). With an
+        `executor` (citebound.parallel: a process pool or Ray) its workers embed the batches, each with
+        the same model and threads, and this process commits each batch as it comes back, in order.
         """
         if embedder is None:
             from citebound.models.embedder import shared_embedder
@@ -640,9 +642,17 @@ class KnowledgeBase:
 
             bar = tqdm(total=len(todo), desc="embedding", unit="chunk", leave=False)
         items = list(todo.items())
-        for lo in range(0, len(items), batch):
-            part = items[lo : lo + batch]
-            vecs = embedder.embed([t for _, t in part])
+        parts = [items[lo : lo + batch] for lo in range(0, len(items), batch)]
+        if executor is None or executor.name == "local":
+            vectors = (embedder.embed([t for _, t in part]) for part in parts)
+        else:
+            from functools import partial
+
+            from citebound.models.embedder import embed_batches
+
+            vectors = executor.imap(partial(embed_batches, (embedder.threads, embedder.max_tokens)),
+                                    [[t for _, t in part] for part in parts])
+        for part, vecs in zip(parts, vectors):
             with self._lock, write_transaction(self.db) as db:
                 db.executemany(
                     "INSERT INTO vectors (content_hash, model, vec) VALUES (?, ?, ?) "

@@ -138,3 +138,11 @@ def shared_embedder(threads: int | None = None, max_tokens: int = MAX_TOKENS) ->
         if embedder is None:
             embedder = _SHARED[key] = Embedder(*key)
     return embedder
+
+
+def embed_batches(settings: tuple[int, int], batches: list[list[str]]) -> list[np.ndarray]:
+    """One vector matrix per batch of texts, with this process's embedder for (threads, max_tokens):
+    what a worker of `citebound.parallel` runs for `citebound embed --ray`. Each batch is embedded as
+    `Embedder.embed` embeds it here, so the vectors are the same."""
+    embedder = shared_embedder(*settings)
+    return [embedder.embed(batch) for batch in batches]

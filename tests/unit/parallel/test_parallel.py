@@ -113,3 +113,34 @@ def test_eval_qa_on_ray_equals_the_local_run(ray_cluster, squad_slice):
     figures = ("answer_recall", "citation_accuracy", "groundedness", "coverage", "abstention", "aurc")
     for name in figures:
         assert getattr(on_ray.report, name) == getattr(local.report, name), name
+
+
+def test_imap_yields_in_order_as_results_arrive():
+    with InProcess() as local:
+        stream = local.imap(_double, list(range(10)))
+        assert next(stream) == 0 and list(stream) == [2 * x for x in range(1, 10)]
+
+
+@pytest.mark.slow
+def test_embedding_on_ray_stores_the_vectors_the_local_run_stores(ray_cluster, tmp_path):
+    from importlib import resources
+
+    from citebound.kb import KnowledgeBase
+    from citebound.models.embedder import shared_embedder
+
+    handbook = resources.files("citebound") / "samples" / "handbook"
+
+    def embedded(folder, executor=None):  # noqa: ANN001, ANN202
+        with KnowledgeBase.open(folder, create=True) as kb:
+            kb.ingest([handbook], progress=False, embed=False)
+            assert kb.missing_vectors(shared_embedder().name)
+            done = kb.ensure_vectors(shared_embedder(), progress=False, batch=1, executor=executor)
+            assert not kb.missing_vectors(shared_embedder().name)
+            rows = kb.db.execute("SELECT content_hash, vec FROM vectors ORDER BY content_hash").fetchall()
+        return done, [(digest, bytes(vec)) for digest, vec in rows]
+
+    local = embedded(tmp_path / "local")
+    with RayExecutor("auto", workers=2) as ray:
+        on_ray = embedded(tmp_path / "ray", ray)
+    assert local[0] >= 4  # one batch per chunk: several batches, committed in order
+    assert on_ray == local
