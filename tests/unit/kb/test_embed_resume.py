@@ -46,7 +46,7 @@ def _vectors(db_path: Path) -> int:
 
 def test_hybrid_answers_with_the_vectors_there_are_and_picks_up_new_ones(tmp_path):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    _write(first, range(0, 8))
+    _write(first, range(8))
     _write(second, range(8, 16))
     with KnowledgeBase.open(tmp_path / "kb", create=True) as kb:
         kb.ingest([first], progress=False, embed=True)
@@ -68,7 +68,7 @@ def test_hybrid_answers_with_the_vectors_there_are_and_picks_up_new_ones(tmp_pat
 
 def test_a_query_embeds_the_few_missing_chunks_itself(tmp_path):
     corpus = tmp_path / "a.jsonl"
-    _write(corpus, range(0, 4))
+    _write(corpus, range(4))
     with KnowledgeBase.open(tmp_path / "kb", create=True) as kb:
         kb.ingest([corpus], progress=False, embed=False)
         hits = Retriever(kb, mode="hybrid", progress=False).retrieve("rain in Bergen", k=2)
@@ -79,7 +79,7 @@ def test_a_query_embeds_the_few_missing_chunks_itself(tmp_path):
 @pytest.mark.slow
 def test_killed_embed_resumes_where_it_stopped(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
-    _write(corpus, range(0, 600))
+    _write(corpus, range(600))
     kb_dir = tmp_path / "kb"
     with KnowledgeBase.open(kb_dir, create=True) as kb:
         kb.ingest([corpus], progress=False, embed=False)

