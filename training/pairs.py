@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import math
 import random
 import re
@@ -39,7 +40,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path("/work/shared/data")
+DATA = Path(os.environ.get("CITEBOUND_SHARED_DATA", "/work/shared/data"))  # a copy elsewhere (the GPU job)
 SQUAD_DEV = DATA / "qa" / "squad2" / "dev"  # dev only: the test split is never read
 FACTCG = DATA / "nli" / "factcg_cg2c"
 

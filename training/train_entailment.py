@@ -43,7 +43,7 @@ import torch
 from tokenizers import Tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = Path("/work/shared/data")
+DATA = Path(os.environ.get("CITEBOUND_SHARED_DATA", "/work/shared/data"))  # a copy elsewhere (the GPU job)
 OUT = REPO / "training" / "out"
 CACHE = Path(os.environ.get("CITEBOUND_TRAIN_CACHE", "~/.cache/citebound-train")).expanduser()
 MAX_LEN = 128
