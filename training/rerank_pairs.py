@@ -7,7 +7,7 @@ texts]}``. Only data we may train on is read:
 
 - SciFact **train** queries and qrels (``retrieval/scifact/qrels/train.tsv``). Positives are the chunks of
   the judged documents that BM25 ranks in its top 100 (at most 2 per query); negatives are the other
-  top-30 BM25 chunks (hard negatives). A fixed 20% of the train queries (hash of the query id) is held out
+  top-30 BM25 chunks (hard negatives). A fixed fifth of the train queries (`citebound.evaluate.splits.is_rerank_dev_query`) is held out
   as ``split = "dev"`` for choosing epochs, depth and the default; the test qrels are never read.
 - SQuAD 2.0 **dev** answerable questions: the positive is the chunk of the gold paragraph that contains
   a gold answer; negatives are BM25's top-15 chunks from other paragraphs that contain no gold answer.
@@ -17,19 +17,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import json
 from pathlib import Path
 
 from citebound.datasets import load_beir
+from citebound.evaluate.splits import is_rerank_dev_query
 from citebound.kb.cache import cached_kb
 from citebound.retrieval import Retriever
 
 DATA = Path("/work/shared/data")
-
-
-def held_out(qid: str) -> bool:
-    return int(hashlib.sha1(f"rerank-dev:{qid}".encode()).hexdigest(), 16) % 5 == 0
 
 
 def chunk_table(kb) -> dict[str, tuple[str, str]]:
@@ -54,7 +50,7 @@ def scifact_groups() -> list[dict]:
         pos = [table[c][1] for c in ranked if table[c][0] in gold][:2]
         neg = [table[c][1] for c in ranked[:30] if table[c][0] not in gold]
         if pos and neg:
-            out.append({"set": "scifact", "qid": qid, "split": "dev" if held_out(qid) else "train",
+            out.append({"set": "scifact", "qid": qid, "split": "dev" if is_rerank_dev_query(qid) else "train",
                         "query": query, "pos": pos, "neg": neg})
     kb.close()
     return out
