@@ -13,6 +13,15 @@ from collections.abc import Sequence
 from citebound.text.citations import strip_markers
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# A contracted negation, with any clitic after it ("isn't", "isn't's", "shouldn't've"), either apostrophe.
+_CONTRACTED_NEGATION = re.compile(r"(?:[^\W_]+['’])*[^\W_]*n['’]t(?:['’][^\W_]+)*")
+
+
+def is_contracted_negation(tok: str) -> bool:
+    """Whether a case-folded token is a contracted negation that reads as "not": `cannot`, a word
+    ending in n't (`doesn't`), or one with a possessive or other clitic after the n't (`isn't's`,
+    `shouldn't've`), with a straight or a curly apostrophe."""
+    return tok == "cannot" or _CONTRACTED_NEGATION.fullmatch(tok) is not None
 
 
 def tokens(text: str) -> list[str]:

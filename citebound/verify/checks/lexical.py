@@ -34,7 +34,12 @@ from citebound.text.numbers import (
 )
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem, stem_words
-from citebound.text.tokenize import strip_citation_markers, tokens, tokens_in_spans
+from citebound.text.tokenize import (
+    is_contracted_negation,
+    strip_citation_markers,
+    tokens,
+    tokens_in_spans,
+)
 from citebound.verify.checks.numbers import NumberProblem, number_problems
 
 
@@ -224,9 +229,9 @@ _PERCENT_WORDS = frozenset(w for w, name in UNITS_OF.items() if w.isalpha() and 
 
 
 def _not(tok: str) -> str:
-    """The word a token counts as: contracted negations as "not" (`doesn't`, `can't`, `cannot`), a unit
+    """The word a token counts as: contracted negations as "not" (`doesn't`, `can't`, `cannot`, `isn't's`), a unit
     in any spelling as the unit's name (`meters`, `m` -> `metre`)."""
-    if tok.endswith("n't") or tok == "cannot":
+    if is_contracted_negation(tok):
         return "not"
     return _UNIT_TERMS.get(tok, tok)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import tokens
+from citebound.text.tokenize import is_contracted_negation, tokens
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "nobody", "nothing", "nowhere"})
 NEGATION_FACTOR = 0.5
@@ -51,7 +51,7 @@ _HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable)\
 
 
 def _is_cue(tok: str) -> bool:
-    return tok in _CUES or tok.endswith("n't")
+    return tok in _CUES or is_contracted_negation(tok)
 
 
 def negations(text: str) -> set[str]:
@@ -60,7 +60,7 @@ def negations(text: str) -> set[str]:
     for tok in tokens(text):
         if tok in NEGATIONS:
             found.add(tok)
-        elif tok.endswith("n't") or tok == "cannot":
+        elif is_contracted_negation(tok):
             found.add("not")
     return found
 

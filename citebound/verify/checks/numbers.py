@@ -39,7 +39,7 @@ from fractions import Fraction
 from citebound.text.numbers import _NUMBER_WORDS, Number, NumberMention, canonical, mention_units, unit_of
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import tokens
+from citebound.text.tokenize import is_contracted_negation, tokens
 
 APPROX_TOLERANCE = Fraction(1, 10)
 NOUN_WINDOW = 3  # content words looked at on each side of a source number for the claim's noun
@@ -103,7 +103,7 @@ def describe(mention: NumberMention) -> str:
 # -- what a number is attached to ----------------------------------------------------------------------
 def _word_stem(word: str) -> str:
     low = word.casefold().replace("’", "'")
-    return stem("not" if low.endswith("n't") or low == "cannot" else low)
+    return stem("not" if is_contracted_negation(low) else low)
 
 
 def _acronym(word: str) -> bool:

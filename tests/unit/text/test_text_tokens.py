@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from citebound.text.stem import STOP_WORDS, content_stems, stem
-from citebound.text.tokenize import strip_citation_markers, token_spans, tokens
+from citebound.text.tokenize import (
+    is_contracted_negation,
+    strip_citation_markers,
+    token_spans,
+    tokens,
+)
 
 
 def test_tokens_are_case_folded_words_and_split_on_hyphens():
     assert tokens("The twelve-month Warranty, isn't it?") == ["the", "twelve", "month", "warranty", "isn't", "it"]
+
+
+def test_contracted_negations_with_or_without_a_clitic_are_negations():
+    for tok in ["isn't", "can't", "cannot", "isn't's", "isn’t’s", "isn’t", "shouldn't've"]:
+        assert is_contracted_negation(tok), tok
+    for tok in ["not", "it's", "o'neil", "rock'n'roll", "isn'tnot", "can"]:
+        assert not is_contracted_negation(tok), tok
 
 
 def test_token_spans_index_the_original():

@@ -123,6 +123,18 @@ def test_a_negation_mismatch_is_unsupported_for_the_deterministic_and_full_check
         assert "contradicts the claim" in v.reason
 
 
+@pytest.mark.parametrize("written", ["isn't's", "isn’t’s", "isn’t"])
+def test_a_contracted_negation_with_a_clitic_or_curly_apostrophe_reads_as_isnt(written, full):
+    # Hypothesis found "twelve isn’t’s" read as a content word the source's sentence lacks by one path
+    # and as "not" by the other: every stage now reads it as "not", as it reads "isn't".
+    plain = det("twelve isn't", "twelve")
+    v = det(f"twelve {written}", "twelve")
+    assert (v.label, v.score, v.span, v.stage) == (plain.label, plain.score, plain.span, plain.stage)
+    assert (v.label, v.score, v.span) == ("unsupported", 0.1875, (0, 6))
+    assert polarity_conflicts("The warranty is transferable.", f"The warranty {written} transferable.")
+    assert full.check_pair("The warranty is transferable.", f"The warranty {written} transferable.").stage == "negation"
+
+
 def test_the_reason_names_the_negation_and_the_word():
     v = det("Gift cards can be refunded.", "Gift cards cannot be refunded.")
     assert v.reason == ("S1 contradicts the claim: the source says 'cannot' before 'refunded' and the claim "
