@@ -165,6 +165,8 @@ def main() -> None:
     ap.add_argument("--onnx", type=Path, default=SHIPPED)
     ap.add_argument("--out", type=Path, default=CACHE / "recovered" / "cross_encoder.pt")
     ap.add_argument("--check", type=int, default=100, help="pairs to compare on (0: skip)")
+    ap.add_argument("--maps-out", type=Path, help="also add this model's {torch key: ONNX weight} mapping to this "
+                                                  "JSON file, keyed by the model's folder name (device_train.py)")
     args = ap.parse_args()
     torch.set_num_threads(2)
     state, report = recover(args.onnx)
@@ -172,6 +174,10 @@ def main() -> None:
     tmp = args.out.with_suffix(".tmp")
     torch.save(state, tmp)
     tmp.replace(args.out)
+    if args.maps_out:
+        maps = json.loads(args.maps_out.read_text()) if args.maps_out.exists() else {}
+        maps[args.onnx.parent.name] = {k: v["onnx"] for k, v in report["matmul_match"].items()}
+        args.maps_out.write_text(json.dumps(maps, indent=1))
     cos = [v["cos_vs_base"] for v in report["matmul_match"].values()]
     gap = [v["cos_vs_base"] - v["next_best_cos"] for v in report["matmul_match"].values()]
     summary = {
