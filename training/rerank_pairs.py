@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from citebound.datasets import load_beir
+from citebound.evaluate.retrieval_eval import chunk_documents
 from citebound.evaluate.splits import is_rerank_dev_query
 from citebound.kb.cache import cached_kb
 from citebound.retrieval import Retriever
@@ -30,10 +31,7 @@ DATA = Path("/work/shared/data")
 
 def chunk_table(kb) -> dict[str, tuple[str, str]]:
     """chunk id -> (document id as in the corpus, chunk text) for the current versions."""
-    rows = kb.db.execute(
-        "SELECT vc.chunk_id, d.doc_id FROM documents d JOIN version_chunks vc "
-        "ON vc.doc_id = d.doc_id AND vc.version = d.current_version WHERE d.status = 'active'"
-    ).fetchall()
+    rows = list(chunk_documents(kb))
     texts = {c.id: c.text for c in kb.get_chunks([cid for cid, _ in rows])}
     return {cid: (doc, texts[cid]) for cid, doc in rows if cid in texts}
 

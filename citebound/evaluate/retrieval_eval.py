@@ -61,7 +61,7 @@ def _ranker(spec: RankSpec, progress: bool = False):  # noqa: ANN202 - (kb, Retr
         kb = KnowledgeBase.open(spec.kb)
         retriever = Retriever(kb, mode=spec.mode, rrf_k=spec.rrf_k, depth=spec.depth, progress=progress)
         retriever.warm_up()
-        return kb, retriever, dict(_chunk_docs(kb))
+        return kb, retriever, dict(chunk_documents(kb))
 
     return worker_state(spec, build)
 
@@ -261,7 +261,8 @@ class _Job:
         }
 
 
-def _chunk_docs(kb):
+def chunk_documents(kb):
+    """(chunk id, document id) of every chunk of the KB's current, active versions."""
     yield from kb.db.execute(
         "SELECT vc.chunk_id, d.doc_id FROM documents d JOIN version_chunks vc "
         "ON vc.doc_id = d.doc_id AND vc.version = d.current_version WHERE d.status = 'active'"
