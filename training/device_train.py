@@ -51,9 +51,8 @@ def log(msg: str) -> None:
 
 
 def build_model():
-    from transformers import BertConfig, BertModel
-
     import train_entailment as te
+    from transformers import BertConfig, BertModel
 
     cfg = {k: v for k, v in json.loads((HERE / "minilm_config.json").read_text()).items() if not k.startswith("_")}
     return te.CrossEncoder(BertModel(BertConfig(**cfg), add_pooling_layer=False))
@@ -63,7 +62,6 @@ def recover_mapped(onnx_path: Path, mapping: dict[str, str]):
     """Float CrossEncoder weights from an int8 ONNX file, with a layer mapping computed beforehand."""
     import onnx
     from onnx import numpy_helper
-
     from recover_weights import dequantize
 
     inits = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path)).graph.initializer}
@@ -82,21 +80,19 @@ def recover_mapped(onnx_path: Path, mapping: dict[str, str]):
     return model
 
 
-def to_device_batch(rows: list[tuple[list[int], list[int]]], device):
-    width = max(len(i) for i, _ in rows)
-    ids = np.zeros((len(rows), width), dtype=np.int64)
-    types = np.zeros_like(ids)
-    mask = np.zeros_like(ids)
-    for r, (i, t) in enumerate(rows):
-        ids[r, : len(i)], types[r, : len(t)], mask[r, : len(i)] = i, t, 1
-    return (torch.from_numpy(ids).to(device, non_blocking=True), torch.from_numpy(mask).to(device, non_blocking=True),
-            torch.from_numpy(types).to(device, non_blocking=True))  # fmt: skip
+def to_device_batch(encodings, device):
+    """Padded ids, mask and type ids of tokenizer encodings (train_entailment.collate), on `device`."""
+    import train_entailment as te
+
+    ids, mask, types, _ = te.collate(encodings, [0] * len(encodings), list(range(len(encodings))))
+    return tuple(t.to(device, non_blocking=True) for t in (ids, mask, types))
 
 
 @torch.no_grad()
-def score(model, rows: list[tuple[list[int], list[int]]], device, batch: int = 512) -> np.ndarray:
+def score(model, rows: list, device, batch: int = 512) -> np.ndarray:
+    """Logits of tokenizer encodings, scored in batches of similar length."""
     model.eval()
-    order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]))
+    order = sorted(range(len(rows)), key=lambda i: len(rows[i].ids))
     out = np.zeros(len(rows), dtype=np.float64)
     for b in range(0, len(order), batch):
         idx = order[b : b + batch]
@@ -150,13 +146,12 @@ def run_steps(model, batches, step_loss, lr: float, seconds: float, device, name
 
 # -- entailment ------------------------------------------------------------------------------------------
 def entailment_eval_rows(tok, te):
-    """Calibration halves of claims/*/dev: (set, gold, token row of claim vs its best window)."""
+    """Calibration halves of claims/*/dev: encodings of claim vs its best window, and (set, gold) of each."""
     rows, meta = [], []
     for name in te.CLAIM_SETS:
         for r in te.read_jsonl(te.DATA / "claims" / name / "dev.jsonl"):
             if te.is_calibration_row(name, r["id"]):
-                e = tok.encode(r["claim"], te.best_window(r["claim"], r["evidence"]))
-                rows.append((e.ids, e.type_ids))
+                rows.append(tok.encode(r["claim"], te.best_window(r["claim"], r["evidence"])))
                 meta.append((name, r["label"] == "supported"))
     return rows, meta
 
@@ -189,21 +184,20 @@ def train_entailment(args, maps, tok, device) -> dict:
         rng = random.Random(args.seed)
         pairs, counts = te.sample_pairs(args.entail_pairs, rng, gens)
         enc = tok.encode_batch([(c, e) for c, e, _, _ in pairs])
-        rows = [(e.ids, e.type_ids) for e in enc]
         labels = [p[2] for p in pairs]
-        log(f"{variant}: {len(rows)} pairs sampled and tokenised")
+        log(f"{variant}: {len(enc)} pairs sampled and tokenised")
         order: list[list[int]] = []
         for epoch in range(args.entail_epochs):
             order += te.make_batches(enc, labels, args.batch_size, random.Random(f"{args.seed}:{variant}:{epoch}"))
         model = recover_mapped(REPO / "citebound/models/entailment/model.onnx", maps["entailment"]).to(device)
         loss_fn = torch.nn.BCEWithLogitsLoss()
 
-        def step_loss(idx, rows=rows, labels=labels, model=model):
+        def step_loss(idx, enc=enc, labels=labels, model=model, loss_fn=loss_fn):
             y = torch.tensor([labels[i] for i in idx], dtype=torch.float32, device=device)
-            return loss_fn(model(*to_device_batch([rows[i] for i in idx], device)).float(), y), len(idx)
+            return loss_fn(model(*to_device_batch([enc[i] for i in idx], device)).float(), y), len(idx)
 
         info = run_steps(model, order, step_loss, args.entail_lr, args.budget_seconds * args.entail_share / 2, device, variant)
-        info["unique_pairs"] = len(rows)
+        info["unique_pairs"] = len(enc)
         info["data"] = counts
         info["dev_calibration"] = entailment_metrics(score(model, eval_rows, device), meta)
         log(f"{variant}: {info['dev_calibration']} ({info['pair_passes']} pair-passes)")
@@ -226,7 +220,7 @@ def train_reranker(args, maps, tok, device) -> dict:
     negs = 7
 
     def encode(q: str, texts: list[str]):
-        return [(e.ids, e.type_ids) for e in tok.encode_batch([(q, te.best_window(q, t)) for t in texts])]
+        return tok.encode_batch([(q, te.best_window(q, t)) for t in texts])
 
     dev_rows, dev_owner, dev_gold = [], [], []
     for k, g in enumerate(dev):
@@ -307,6 +301,7 @@ def main() -> None:
     log(f"device {device} {torch.cuda.get_device_name() if device.type == 'cuda' else ''} torch {torch.__version__}")
     maps = json.loads((args.data / "onnx_maps.json").read_text())
     tok = Tokenizer.from_file(str(REPO / "citebound/models/minilm/tokenizer.json"))
+    tok.no_padding()  # the file pads every pair to 128; batches are padded to their longest pair instead
     args.out.mkdir(parents=True, exist_ok=True)
     report: dict = {"args": {k: str(v) for k, v in vars(args).items()}}
     skip = set(filter(None, args.skip.split(",")))
