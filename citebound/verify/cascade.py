@@ -9,6 +9,9 @@ For one claim and each source it cites:
    negation  a word the claim states plainly and its best evidence window negates, or the other way
              round ("can be returned" / "cannot be returned") -> unsupported, the word named
              (checks/negation.py). Runs with the numbers check (both off in `lexical` and `model`).
+   comparison  a comparison the best evidence window states the other way round ("slower than" /
+             "faster than", or its sides swapped) -> unsupported (checks/comparison.py); runs with
+             the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
@@ -58,6 +61,7 @@ from citebound.verify.checks.lexical import (
     stemmed_terms,
     support_fraction,
 )
+from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.citations import remove_markers
@@ -125,7 +129,7 @@ class Cascade:
         if self.numbers:
             blocked = self._numbers_check(claim, source_id, source, doc_share, missing_terms)
             if blocked is None and self.negation:  # the hard rules run together (`lexical`, `model`: off)
-                blocked = self._negation_check(claim, terms, source_id, source, doc_share, missing_terms)
+                blocked = self._contradiction_check(claim, terms, source_id, source, doc_share, missing_terms)
             if blocked is not None:
                 return blocked
         if self.semantic is not None:
@@ -147,19 +151,22 @@ class Cascade:
             missing_numbers=named, missing_terms=tuple(missing_terms), fraction=doc_share,
         )  # fmt: skip
 
-    def _negation_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
+    def _contradiction_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
                         missing_terms: list[str]) -> SourceCheck | None:  # fmt: skip
         """A word the claim and its best evidence window disagree about ("can be returned" against
-        "cannot be returned") -> unsupported, whatever the later stages would say."""
+        "cannot be returned"), or a comparison the window states the other way round ("slower than" /
+        "faster than") -> unsupported, whatever the later stages would say."""
         _, start, end = self.window(source, terms)
-        conflicts = polarity_conflicts(claim, source[start:end])
-        if not conflicts:
-            return None
-        return SourceCheck(
-            source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, "negation",
-            f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
-            missing_terms=tuple(missing_terms), fraction=doc_share,
-        )  # fmt: skip
+        window = source[start:end]
+        for stage, conflicts in (("negation", polarity_conflicts(claim, window)),
+                                 ("comparison", comparison_conflicts(claim, window))):  # fmt: skip
+            if conflicts:
+                return SourceCheck(
+                    source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,
+                    f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
+                    missing_terms=tuple(missing_terms), fraction=doc_share,
+                )  # fmt: skip
+        return None
 
     def _lexical_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
                        missing_terms: list[str]) -> SourceCheck:  # fmt: skip

@@ -1,0 +1,185 @@
+"""The comparison check: a claim must not turn its source's comparison around.
+
+"The new train is slower than the old one" against "The new train is faster than the old one", or
+"Copper conducts heat better than steel" against "Steel conducts heat better than copper": every word
+of the claim is in its source, so word overlap (and, measured, the entailment model) calls it
+supported. This rule reads comparisons of the form `LEFT … COMPARATIVE … than RIGHT` in the claim and in
+its best evidence window:
+
+- a comparative has a dimension and a direction: `faster` (speed, +), `slower` (speed, -), `more
+  features` (featur, +), `fewer features` (featur, -), `more expensive` / `cheaper` (price, + / -); an
+  unknown `-er` word just before "than" is its own dimension (`hotter`: +), so a swap of its sides is
+  still read, an antonym of it is not;
+- the sides are the content-word stems before the comparative (back to the clause start) and after
+  "than" (to the clause end). Two comparisons of one dimension are aligned when their right sides
+  share a word, and swapped when each one's right side shares a word with the other's left side (words
+  on both sides, like "plan" in "plan A … plan B", are ignored), whatever context the right sides
+  share ("in July"); anything else is unrelated;
+- the claim's comparison conflicts when an aligned evidence comparison has the other direction, or a
+  swapped one the same direction, and no evidence comparison agrees with it. "The old train is slower
+  than the new one" restates "The new train is faster than the old one" (swapped and opposite).
+
+A bound turned around is read the same way ("more than 5 days" against "less than 5 days"; which
+number is the numbers check's). A negated comparison ("not faster than", "no more than") is skipped.
+The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage
+`comparison`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citebound.text.numbers import AMBIGUOUS_WORDS, SCALES, TENS, UNITS
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation
+
+_DIMENSIONS: dict[str, tuple[str, int]] = {}
+for _dim, _up, _down in (
+    ("speed", "faster quicker speedier", "slower"),
+    ("height", "higher taller", "lower shorter_h"),
+    ("size", "larger bigger greater", "smaller lesser"),
+    ("quality", "better", "worse"),
+    ("age", "older elder", "younger newer"),
+    ("length", "longer", "shorter"),
+    ("time", "later", "earlier sooner"),
+    ("price", "costlier pricier dearer", "cheaper"),
+    ("weight", "heavier", "lighter"),
+    ("strength", "stronger", "weaker"),
+    ("temperature", "hotter warmer", "colder cooler"),
+    ("wealth", "richer wealthier", "poorer"),
+    ("width", "wider broader", "narrower"),
+    ("thickness", "thicker", "thinner"),
+    ("difficulty", "harder tougher", "easier simpler"),
+    ("risk", "riskier", "safer"),
+    ("distance", "farther further", "nearer closer"),
+    ("loudness", "louder", "quieter softer"),
+    ("density", "denser", "sparser"),
+    ("frequency", "frequenter", "rarer"),
+):
+    _DIMENSIONS.update({w: (_dim, +1) for w in _up.split()})
+    _DIMENSIONS.update({w: (_dim, -1) for w in _down.split() if "_" not in w})
+# "more expensive" is "costlier"; other adjectives after more/less are their own dimension
+_MORE_ADJECTIVES = {"expensive": ("price", +1), "costly": ("price", +1), "difficult": ("difficulty", +1),
+                    "dangerous": ("risk", +1), "risky": ("risk", +1), "frequent": ("frequency", +1),
+                    "frequently": ("frequency", +1), "often": ("frequency", +1), "common": ("frequency", +1)}  # fmt: skip
+_MORE = {"more": +1, "less": -1, "fewer": -1}
+_NOT_COMPARATIVES = frozenset({"other", "rather", "whether", "together", "either", "neither", "never", "ever",
+                               "over", "under", "after", "former", "latter", "order", "number", "member",
+                               "matter", "power", "water", "paper", "letter", "user", "customer", "computer"})  # fmt: skip
+_CLAUSE_BREAKS = frozenset({"but", "however", "although", "though", "while", "whereas", "which", "who", "because",
+                            "since", "unless", "and", "so", "if", "when", "where", "then", "whose"})  # fmt: skip
+_NEGATION_CUES = frozenset({"not", "no", "never", "cannot", "nor", "neither"})
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[.,;:!?()\[\]\"“”]")
+_HAS_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
+_LOOK_BACK = 5  # tokens between a comparative and "than": "more often on Sundays than"
+_SIDE_MAX = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    dimension: str
+    direction: int  # +1 / -1
+    left: frozenset[str]  # content stems, each side without the words both sides share
+    right: frozenset[str]
+    phrase: str  # as written, for reasons: "faster than the old one"
+
+
+def _content(tok: str) -> bool:
+    return tok[:1].isalpha() and tok not in STOP_WORDS and tok not in _MORE and tok != "than"
+
+
+_NUMBER_WORDS = (set(UNITS) | set(TENS) | set(SCALES)) - AMBIGUOUS_WORDS  # "the old one" is no number
+
+
+def _is_number(tok: str) -> bool:
+    return tok[:1].isdigit() or tok in _NUMBER_WORDS
+
+
+def _comparative(toks: list[str], than: int) -> tuple[int, str, int, int] | None:
+    """(index, dimension, direction, end of the comparative phrase) of the comparative before toks[than]."""
+    lo = max(0, than - _LOOK_BACK)
+    for k in range(than - 1, lo - 1, -1):
+        tok = toks[k]
+        if not tok[:1].isalnum():
+            return None
+        if tok in _MORE:
+            obj = next((j for j in range(k + 1, than) if _content(toks[j])), None)
+            if obj is None:  # "costs more than"
+                return k, "quantity", _MORE[tok], k + 1
+            dim, sign = _MORE_ADJECTIVES.get(toks[obj], (stem(toks[obj]), +1))
+            return k, dim, sign * _MORE[tok], obj + 1
+        if tok in _DIMENSIONS:
+            dim, sign = _DIMENSIONS[tok]
+            return k, dim, sign, k + 1
+    before = toks[than - 1] if than else ""
+    if len(before) >= 5 and before.endswith("er") and before not in _NOT_COMPARATIVES and before.isalpha():
+        return than - 1, before, +1, than
+    return None
+
+
+def comparisons(text: str) -> list[Comparison]:
+    """The `… COMPARATIVE … than …` comparisons of `text` this rule can read."""
+    if not _HAS_THAN.search(text):
+        return []
+    toks = [t.casefold().replace("’", "'") for t in _TOKEN.findall(text)]
+    found = []
+    for than, tok in enumerate(toks):
+        if tok != "than":
+            continue
+        comp = _comparative(toks, than)
+        if comp is None:
+            continue
+        k, dim, sign, phrase_end = comp
+        if any(t in _NEGATION_CUES or is_contracted_negation(t) for t in toks[max(0, k - 3) : k]):
+            continue  # "not faster than", "no more than": not a plain comparison
+        start = k
+        while start > 0 and toks[start - 1][:1].isalnum() and toks[start - 1] not in _CLAUSE_BREAKS:
+            start -= 1
+        end = than + 1
+        while end < len(toks) and end - than <= _SIDE_MAX and toks[end][:1].isalnum() and toks[end] not in _CLAUSE_BREAKS:
+            end += 1
+        right_toks = toks[than + 1 : end]
+        if not right_toks:
+            continue
+        left = {stem(t) for t in toks[start:k] + toks[phrase_end:than] if _content(t)}
+        right = {stem(t) if _content(t) else t for t in right_toks if _content(t) or _is_number(t)}
+        shared = left & right
+        found.append(Comparison(dim, sign, frozenset(left - shared), frozenset(right - shared),
+                                " ".join(toks[k:end])))  # fmt: skip
+    return found
+
+
+def _orientation(claim: Comparison, evidence: Comparison) -> int:
+    """+1 aligned, -1 swapped, 0 unrelated."""
+    if {w for w in claim.right if w[:1].isdigit()} != {w for w in evidence.right if w[:1].isdigit()}:
+        return 0  # "more than 3 million years" and "less than 20 million years" compare different things
+    if claim.right & evidence.left and evidence.right & claim.left:
+        return -1  # each side moved to the other; shared context ("in July") does not undo that
+    return 1 if claim.right & evidence.right else 0
+
+
+def comparison_conflicts(claim: str, evidence: str) -> list[str]:
+    """Each comparison of the claim that its evidence states the other way round, as a readable phrase;
+    empty when they agree or the rule cannot relate them."""
+    claimed = comparisons(claim)
+    if not claimed:
+        return []
+    stated = comparisons(evidence)
+    out = []
+    for c in claimed:
+        agrees, conflict = False, None
+        for e in stated:
+            if e.dimension != c.dimension:
+                continue
+            orientation = _orientation(c, e)
+            if orientation == 0:
+                continue
+            if c.direction == e.direction * orientation:
+                agrees = True
+            elif conflict is None:
+                conflict = e
+        if conflict is not None and not agrees:
+            how = "compares the other way round" if _orientation(c, conflict) < 0 else "says the opposite"
+            out.append(f"the source {how}: {conflict.phrase!r} where the claim says {c.phrase!r}")
+    return out
