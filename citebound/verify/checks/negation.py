@@ -11,7 +11,7 @@ its source is in the source. Two rules:
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the next one: "not possible to return" negates `possible` and `return`). Partial negations ("not
-  only", "not always", "not necessarily") and comparisons ("no more than", "not later than", "or not")
+  only", "not always", "not necessarily", "not solely", "not entirely") and comparisons ("no more than", "not later than", "or not")
   are not read as negations. A word both negated and plain in the same text is not a conflict. The
   cascade's `negation` stage applies it to the claim and its best evidence window: a conflict makes
   the source check `unsupported` whatever a model says, with the word named in the reason.
@@ -38,7 +38,8 @@ _CARRIERS = frozenset({"possible", "able", "allowed", "permitted", "likely", "ne
                        "meant", "supposed", "willing", "enough", "sure", "certain", "intended", "designed",
                        "expected", "planned", "available", "eligible", "free"})  # fmt: skip
 _PARTIAL = frozenset({"only", "always", "necessarily", "just", "merely", "all", "every", "quite", "exactly",
-                      "least", "matter", "even", "yet"})  # fmt: skip
+                      "least", "matter", "even", "yet", "solely", "entirely", "completely", "fully", "totally",
+                      "wholly", "exclusively", "simply", "purely", "mainly", "primarily"})  # fmt: skip
 _COMPARATIVES = frozenset({"more", "less", "fewer", "later", "earlier", "sooner", "greater", "longer",
                            "shorter", "higher", "lower", "better", "worse", "larger", "smaller", "bigger",
                            "older", "younger"})  # fmt: skip

@@ -147,6 +147,8 @@ def test_the_reason_names_the_negation_and_the_word():
         ("Gift cards are not refundable.", "Gift cards cannot be refunded."),
         ("Card numbers are not stored.", "Card numbers are never stored."),
         ("Shipping is free.", "Shipping is not only free but fast."),
+        ("A low reserve does not solely indicate infertility.", "A low reserve can indicate infertility."),
+        ("Diet is a cause of the disease.", "Diet is not entirely the cause of the disease."),
         ("Refunds take up to 5 days.", "Refunds take no more than 5 days."),
         ("The drug reduces hospital stays.", "The drug did not increase mortality and reduces hospital stays."),
         ("The form is checked.", "Whether or not it is signed, the form is checked."),
