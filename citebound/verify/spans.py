@@ -8,8 +8,11 @@ quotes, dashes). Either way `normalize_for_match(passage[start:end]) == normaliz
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from collections.abc import Set as AbstractSet
+
+_NOT_ASCII_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
 def _fold(char: str) -> str:
@@ -52,6 +55,8 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
     needle = normalize_for_match(quote)
     if not needle:
         return None
+    if passage.isascii() and needle not in _NOT_ASCII_ALNUM.sub("", passage.lower()):
+        return None  # the same normalisation for ASCII text, without building the offset tables
     hay, origin, opens, closes = _normalised_with_offsets(passage)
     pos = hay.find(needle)
     while pos >= 0:

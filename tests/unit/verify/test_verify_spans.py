@@ -57,3 +57,15 @@ def test_a_reformatted_quote_is_found(before, quote, after):
     reformatted = " ".join(quote.upper().split())
     assume(normalize_for_match(reformatted) == normalize_for_match(quote))
     assert find_span(passage, reformatted) is not None
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60),
+       st.text(alphabet=st.characters(max_codepoint=127), min_size=1, max_size=12))  # fmt: skip
+def test_the_ascii_shortcut_answers_as_the_full_normalisation_does(passage, quote):
+    from citebound.verify.spans import _normalised_with_offsets
+
+    hay = _normalised_with_offsets(passage)[0]
+    needle = normalize_for_match(quote)
+    assume(needle and quote not in passage)
+    assert (find_span(passage, quote) is not None) == (needle in hay)
