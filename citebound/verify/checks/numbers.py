@@ -13,7 +13,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    days`, `330 m`, `€12`, `30 %`), the source states the value with the same unit (units written
    several ways are one unit: `330 m` = `330 metres` = `330 meters`, `€12` = `12 euros`, `30 %` =
    `thirty percent`; see `text.numbers.UNITS_OF`), or with no unit while the sentence names the
-   claim's unit and gives it to no other number; where the claim names a thing that is no unit
+   claim's unit and gives it to no other number, and where both name a dimension right after the unit
+   it is the same one (`330 metres wide` is not found in `330 metres tall`); where the claim names a thing that is no unit
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
    after it, or before it when none follow; never past another number). "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
@@ -52,6 +53,9 @@ LABEL_WORDS = frozenset({"type", "phase", "factor", "chapter", "section", "artic
                          "generation", "platform", "terminal", "floor", "building", "unit", "ward", "group",
                          "cohort", "arm"})  # fmt: skip
 CURRENCIES = frozenset({"euro", "dollar", "pound", "yen", "rupee", "krona", "yuan", "franc"})
+# The dimension a measure names right after its unit ("330 metres wide"): one name per synonym group.
+DIMENSIONS = {"tall": "height", "high": "height", "wide": "width", "broad": "width", "across": "width",
+              "long": "length", "deep": "depth", "thick": "thickness", "heavy": "weight", "old": "age"}  # fmt: skip
 _RANGE = re.compile(r"\s*(?:to|-|–|—|or|and|through|until|till)\s*", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[%€$£¥₹°]|[.;:!?,()\[\]{}\"“”]|\S")
 _STOP_PUNCT = frozenset(".;:!?,()[]{}\"“”")
@@ -135,6 +139,14 @@ def _after(text: str, pos: int, limit: int, stop: int) -> list[re.Match[str]]:
         if len(out) >= limit:
             break
     return out
+
+
+def dimension(words: Sequence[str]) -> str | None:
+    """The dimension named by the word right after a unit among `words` ("330 metres tall" -> height)."""
+    for prev, word in zip(words, words[1:]):
+        if unit_of(prev) is not None:
+            return DIMENSIONS.get(word.casefold())
+    return None
 
 
 def claim_attached(claim: str, mention: NumberMention, mentions: Sequence[NumberMention]) -> Attached:
@@ -315,6 +327,11 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             ):
                 named = " ".join(wanted.words) or next(iter(wanted.units))
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {named!r}"))
+                continue
+            claimed_dim = dimension(wanted.words) if wanted.units else None
+            if claimed_dim and (got_dim := dimension(got.words)) and got_dim != claimed_dim:
+                # "330 metres wide" is not stated by "330 metres tall": the same unit, another measure
+                failures.append((0, f"{describe(mention)} only as {shown!r}, not {' '.join(wanted.words)!r}"))
                 continue
             if not wanted.units and wanted.stems and not wanted.stems & got.stems and any(
                 w in words for w in run  # type: ignore[operator]

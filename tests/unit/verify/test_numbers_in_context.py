@@ -222,3 +222,19 @@ def test_canonical_keys_are_equal_exactly_when_the_values_are(a, b):
 @given(st.text("0123456789", min_size=1, max_size=600), st.text("0123456789", min_size=1, max_size=600))
 def test_digit_strings_share_a_key_only_when_their_values_are_equal(a, b):
     assert (number_keys(a) == number_keys(b)) == (int(a) == int(b))
+
+
+@pytest.mark.parametrize(
+    "claim, source, ok",
+    [
+        ("The tower is 330 metres wide.", "The tower is 330 metres tall and 50 metres wide.", False),
+        ("The pool is 2 m deep.", "The pool is 2 m long and 1 m deep.", False),
+        ("The tower is 330 metres tall.", "The tower is 330 m high and 50 metres wide.", True),  # one dimension
+        ("The tower is 330 metres tall.", "The tower measures 330 metres.", True),  # none named in the source
+    ],
+)  # fmt: skip
+def test_a_measure_with_the_same_unit_but_another_dimension_is_not_stated(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") is ok, v.reason
+    if not ok:
+        assert "not 'metres wide'" in v.reason or "not 'm deep'" in v.reason
