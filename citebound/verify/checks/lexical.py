@@ -229,9 +229,10 @@ _PERCENT_WORDS = frozenset(w for w, name in UNITS_OF.items() if w.isalpha() and 
 
 
 def _not(tok: str) -> str:
-    """The word a token counts as: contracted negations as "not" (`doesn't`, `can't`, `cannot`, `isn't's`), a unit
-    in any spelling as the unit's name (`meters`, `m` -> `metre`)."""
-    if is_contracted_negation(tok):
+    """The word a token counts as: contracted negations and "never" as "not" (`doesn't`, `can't`, `cannot`,
+    `isn't's`, `never`: "are not stored" restates "are never stored"), a unit in any spelling as the
+    unit's name (`meters`, `m` -> `metre`)."""
+    if tok == "never" or is_contracted_negation(tok):
         return "not"
     return _UNIT_TERMS.get(tok, tok)
 

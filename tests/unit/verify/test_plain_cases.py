@@ -12,7 +12,7 @@ never shown); a supported one must never be blocked by them.
 Balanced accuracy measured on this set (2026-11-30, the shipped entailment model and its calibrated
 `full` threshold): deterministic 0.840, full 0.873 on the first 63 (before the numbers-in-context and
 negation rules: 0.541 and 0.655); 2026-12-01, with the comparison rule, on 68: deterministic 0.853, full
-0.941. The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
+0.941; with the measure-dimension rule and "never" read as "not", on 70: deterministic 0.886, full 0.957. The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
 when a better model fixes one, its marker must go.
@@ -35,7 +35,7 @@ CASES = [json.loads(line) for line in (Path(__file__).with_name("plain_cases.jso
 BY_ID = {c["id"]: c for c in CASES}
 CHECKERS = ("deterministic", "full")
 RULE_STAGES = ("numbers", "negation", "comparison")
-BA_FLOOR = {"deterministic": 0.84, "full": 0.92}
+BA_FLOOR = {"deterministic": 0.86, "full": 0.94}
 
 _RESTATED = "a comparison restated with its sides swapped and the antonym: the rules only block, and '{}' is not in the source"
 KNOWN_MISSES = {
@@ -47,7 +47,6 @@ KNOWN_MISSES = {
         "para-never-sold": "'sold' does not stem to 'sell'",
         "para-eu-shipping": "'inside'/'free' against 'within'/'costs nothing': a paraphrase",
         "num-hedged": "'work for the company' against 'employs': a paraphrase",
-        "neg-both-never-not": "'not' is a term and the source says 'never': overlap 4/5",
         "neg-both-paraphrase": "'used' against 'work': a paraphrase",
     },
     "full": {
