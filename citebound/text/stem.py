@@ -11,10 +11,11 @@ import Stemmer
 from citebound.text.tokenize import tokens
 
 # Function words that carry no claim on their own. Negations ("not", "no", "never") are deliberately
-# absent: a claim that says "not" must find it in the source.
+# absent, and so are contracted ones ("aren't" reads as "not", like "isn't"): a claim that says "not" must find
+# it in the source.
 STOP_WORDS = frozenset(
     """
-    a about above after again against all also am an and any are aren't as at be because been before
+    a about above after again against all also am an and any are as at be because been before
     being below between both but by can could did do does doing down during each either else ever every
     few for from further get gets got had has have having he he'd he'll he's her here here's hers herself
     him himself his how how's however i i'd i'll i'm i've if in into is it it's its itself just let's
