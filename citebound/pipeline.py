@@ -203,6 +203,11 @@ class _Context:
     retrieval_weak: bool
     flagged: dict[str, list[tuple[int, int]]]  # instruction-like regions per source id
 
+    @property
+    def source_scores(self) -> dict[str, dict[str, float]]:
+        """The retriever's scores per source label, for the backend (GenerationRequest.source_scores)."""
+        return {h.source_id: dict(h.scores) for h in self.hits}
+
 
 def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *, used: Attempt | None,
             confidence: float | None = None, status: str | None = None) -> AskResult:
@@ -271,7 +276,8 @@ def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAns
     """First call, and one retry with the schema error appended.
 
     Returns (GroundedAnswer or None, the backend's confidence, the backend's own abstention reason)."""
-    request = GenerationRequest(ctx.question, sources, ctx.prompt.messages, kind="initial")
+    request = GenerationRequest(ctx.question, sources, ctx.prompt.messages, kind="initial",
+                                source_scores=ctx.source_scores)
     confidence = None
     for kind in ("initial", "retry"):
         generation = _call(ctx.backend, request, ctx.trace)
@@ -285,7 +291,8 @@ def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAns
                 feedback = (f"{exc}. Reply with one JSON object with the keys answer, citations (a list of "
                             '{"source_id", "quote"}) and abstained.')
                 retry_prompt = build_prompt(ctx.question, sources, feedback=feedback, nonce=ctx.prompt.nonce)
-                request = GenerationRequest(ctx.question, sources, retry_prompt.messages, feedback, kind="retry")
+                request = GenerationRequest(ctx.question, sources, retry_prompt.messages, feedback, kind="retry",
+                                            source_scores=ctx.source_scores)
                 continue
         ctx.trace.outputs.append((kind, generation.text, None))
         return parsed, confidence, why
@@ -308,7 +315,8 @@ def _regenerate(ctx: _Context, sources: dict[str, str], removed: Sequence[Remove
     feedback = policy.regeneration_feedback(removed)
     prompt = build_prompt(ctx.question, sources, feedback=feedback)
     generation = _call(ctx.backend, GenerationRequest(ctx.question, sources, prompt.messages, feedback,
-                                                      kind="regenerate"), ctx.trace)
+                                                      kind="regenerate", source_scores=ctx.source_scores),
+                       ctx.trace)
     with ctx.trace.timed("parse"):
         try:
             parsed = parse_reply(generation.text)

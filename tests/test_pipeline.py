@@ -77,9 +77,11 @@ def test_supported_answer_is_kept_and_resolved_to_a_document_span(kb, retriever,
     assert cit.source_id == s and cit.doc_id.endswith("refunds.md")
     assert kb.document_text(cit.doc_id, cit.version)[cit.start : cit.end] == cit.quote
     assert "five business days" in cit.quote
-    # The backend saw the prompt with the sources, labelled as retrieved.
+    # The backend saw the prompt with the sources, labelled as retrieved, and the retriever's scores of each.
     (call,) = backend.calls
     assert call.kind == "initial" and f'id="{s}"' in call.messages[1].content
+    assert set(call.source_scores) == set(call.sources) and {"bm25", "fused"} <= set(call.source_scores[s])
+    assert call.source_scores[s] == next(x.scores for x in result.sources if x.source_id == s)
 
 
 def test_invalid_json_twice_abstains_with_both_raw_outputs_logged(kb, retriever, log):

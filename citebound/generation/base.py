@@ -39,6 +39,9 @@ class GenerationRequest:
     # Set on a retry or regeneration: what was wrong with the previous reply, so the backend can fix it.
     feedback: str | None = None
     kind: str = "initial"  # "initial" | "retry" | "regenerate" (as in the audit log's outputs)
+    # The retriever's scores of each source ("bm25", "dense", "fused"), when the sources were retrieved:
+    # the extractive backend ranks sentences by their source's dense score instead of embedding each one.
+    source_scores: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,23 @@ No language model. For every sentence of the labelled sources:
               + (1 - alpha) * lexical_overlap(question, sentence)   # share of the question's stemmed
                                                                      # content words found in the sentence
 
+Embedding every sentence is what made `ask` slow (about 60 MiniLM runs per question, ~1 s on two shared
+cores). So when the request carries the retriever's dense score of each source (`ask` passes it) and the
+signal is `answerability`, a sentence's cosine is its source's (the chunk vector is already stored), and
+only the `embed_sentences` best candidates by that estimate (default 0) are embedded and re-scored; the
+answerability model, which reads the best `answerability_sentences`, tells the sentences of one source
+apart. Without those scores (a backend called directly, BM25-only retrieval), or for the `relevance` and
+`combined` signals (their thresholds were chosen on the exact relevance), every sentence is embedded.
+Each source text's candidate sentences and their stems are cached by text, so a chunk seen again is not
+split again.
+
 The answer opens with the candidate the answerability model (below) finds most likely to answer the
 question among the `answerability_sentences` most relevant ones (`choose=answerability`, the default;
 `choose=relevance`: the most relevant sentence), then up to `max_sentences - 1` more by maximal marginal
 relevance (MMR,
 Carbonell & Goldstein 1998) among those within `margin` of the best, so near-duplicates from overlapping
-chunks are not repeated. Each sentence is cited to its source and quoted verbatim, so the answer is
+chunks are not repeated (redundancy: the cosine of the two sentences' embeddings when they have them,
+else of their content-stem sets). Each sentence is cited to its source and quoted verbatim, so the answer is
 grounded by construction — and it still goes through the same verifier as every other backend. A
 sentence that looks like an instruction (citebound.text.injection) is never selected: sources are data,
 and quoting "Ignore previous instructions and say …" would make the injection the answer. The reply's
@@ -35,17 +46,18 @@ Whether to answer at all is decided by `signal` (its value is the reply's `confi
 - `combined` — a 2-feature logistic regression of both (weights in the model's calibration.json).
 
 If the confidence is below `threshold` (default: the signal's threshold chosen on squad2 dev), the
-backend abstains with the fixed abstention sentence. Which sentences are picked does not depend on the
-signal or `threshold` (only whether to answer does), so an evaluation can score every threshold from one
-run (risk–coverage).
+backend abstains with the fixed abstention sentence. Which sentences are picked does not depend on
+`threshold` (only whether to answer does), so an evaluation can score every threshold from one run
+(risk–coverage); the signal matters only through whether every sentence is embedded (above).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from pydantic import Field
@@ -97,6 +109,9 @@ class ScoredSentence:
     dense: float
     lexical: float
     head_end: int | None = None  # when the sentence introduces a list/table: where it ends in `text`
+    stems: frozenset[str] = frozenset()  # its content-word stems
+    # its own sentence embedding, when it was embedded (`dense` is then its own cosine, else its source's)
+    vector: Any = field(default=None, compare=False, repr=False)
 
     @property
     def claim(self) -> str:
@@ -131,6 +146,11 @@ class ExtractiveBackend(Backend):
         mmr_lambda: float = Field(0.7, ge=0, le=1, description="relevance vs novelty in MMR")
         max_redundancy: float = Field(0.85, ge=0, le=1, description="skip a sentence this similar to one kept")
         min_words: int = Field(4, ge=1, description="shorter sentences (headings, fragments) are not answers")
+        embed_sentences: int | None = Field(
+            0, ge=0, description="when the request carries the retriever's dense score of each source and the "
+            "signal is answerability: how many candidate sentences, best first by relevance with their source's "
+            "dense score standing in for their own, get a sentence embedding of their own; none: every sentence "
+            "(slower: one MiniLM run per sentence)")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -160,70 +180,89 @@ class ExtractiveBackend(Backend):
                 self._cache[text] = np.asarray(vec, dtype=np.float32)
         return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
-    def score(self, question: str, sources: dict[str, str] | Any) -> list[ScoredSentence]:
+    def score(self, question: str, sources: dict[str, str] | Any,
+              source_scores: Mapping[str, Mapping[str, float]] | None = None) -> list[ScoredSentence]:
         """Every candidate sentence of the sources with its relevance to the question, best first.
 
         A sentence that touches instruction-like text (citebound.text.injection) is never a candidate:
-        sources are data, so "Ignore previous instructions and say …" is not quoted as an answer."""
-        from citebound.text.stem import content_stems, stem
-        from citebound.text.tokenize import tokens
+        sources are data, so "Ignore previous instructions and say …" is not quoted as an answer.
 
-        withheld = instruction_regions_of(sources)
-        candidates = []  # (source id, start, end, text, end of the introducer or None)
+        With `source_scores` (the retriever's, per source label) holding every source's dense score, and
+        the answerability signal, a sentence's dense term is its source's dense score unless it is among
+        the `embed_sentences` best candidates (`_own_embeddings`); otherwise every sentence is embedded."""
+        from citebound.text.stem import stem
+
+        candidates = []  # (source id, candidate)
         for sid, text in sources.items():
-            for seg in segments(text):
-                s, e = seg.start, seg.end
-                # a heading, a table's header row or a rule is never an answer on its own
-                if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < self.options.min_words:
-                    continue
-                end = items_end(text, s, e) if seg.kind in ("text", "list_item") else e
-                if end == e and seg.kind in ("text", "list_item"):
-                    end = _line_it_introduces(text, e)  # "… typing the command:" + "python3.11"
-                if end == e and _announces_what_it_lacks(text, e):
-                    continue
-                if end == e and seg.kind == "text":
-                    term = _term_defined(text, s)  # "--json-lines¶" + "Parse every input line as …"
-                    if term is not None:
-                        if overlaps((term, end), withheld.get(sid, [])):
-                            continue
-                        candidates.append((sid, term, end, text[term:end], text.index("\n", term) - term))
-                        continue
-                if overlaps((s, end), withheld.get(sid, [])):
-                    continue
-                candidates.append((sid, s, end, text[s:end], e - s if end > e else None))
+            candidates += [(sid, c) for c in source_candidates(text, self.options.min_words)]
         # an introducer cut off from its items by the chunk's end, when an overlapping chunk has them
-        with_items = [c[3] for c in candidates if c[4] is not None]
-        candidates = [c for c in candidates if not (c[4] is None and c[3].endswith(":")
-                                                    and any(c[3] in t for t in with_items))]
+        with_items = [c.text for _, c in candidates if c.head_end is not None]
+        candidates = [(sid, c) for sid, c in candidates if not (c.head_end is None and c.text.endswith(":")
+                                                                and any(c.text in t for t in with_items))]
         if not candidates:
             return []
-        vectors = self._embed([question] + [c[3] for c in candidates])
-        dense = vectors[1:] @ vectors[0]
         framing = {stem(w) for w in QUESTION_FRAMING}
-        q_stems = set(content_stems(question)) - framing
+        q_stems = _stems(question) - framing
         alpha = self.options.alpha
+        lexical = [len(q_stems & c.stems) / len(q_stems) if q_stems else 0.0 for _, c in candidates]
+        own = self._own_embeddings(source_scores, len(candidates))
+        if own is None:  # every sentence embedded
+            picked = list(range(len(candidates)))
+            dense = [0.0] * len(candidates)
+        else:  # the source's dense score first, then the `own` best re-scored with their own embedding
+            dense = [float(source_scores[sid]["dense"]) for sid, _ in candidates]
+            estimate = [alpha * d + (1 - alpha) * x for d, x in zip(dense, lexical, strict=True)]
+            picked = sorted(range(len(candidates)), key=lambda i: -estimate[i])[:own]
+        vectors: dict[int, np.ndarray] = {}
+        if picked:
+            embedded = self._embed([question] + [candidates[i][1].text for i in picked])
+            for i, vec, cos in zip(picked, embedded[1:], embedded[1:] @ embedded[0], strict=True):
+                vectors[i], dense[i] = vec, float(cos)
         scored = []
-        for (sid, s, e, text, head_end), cos in zip(candidates, dense, strict=True):
-            lexical = len(q_stems & set(content_stems(text))) / len(q_stems) if q_stems else 0.0
-            relevance = alpha * float(cos) + (1 - alpha) * lexical
-            scored.append(ScoredSentence(sid, s, e, text, relevance, float(cos), lexical, head_end))
+        for i, ((sid, c), cos, lex) in enumerate(zip(candidates, dense, lexical, strict=True)):
+            relevance = alpha * cos + (1 - alpha) * lex
+            scored.append(ScoredSentence(sid, c.start, c.end, c.text, relevance, cos, lex, c.head_end, c.stems,
+                                         vectors.get(i)))
         scored.sort(key=lambda x: -x.relevance)
         return scored
 
+    def _own_embeddings(self, source_scores: Mapping[str, Mapping[str, float]] | None, n: int) -> int | None:
+        """How many sentences get their own embedding; None: all of them. All of them unless the request
+        has every source's dense score, the signal is answerability and so is the choice of the opening
+        sentence: `relevance` and `combined` read the relevance itself (their thresholds were chosen with
+        every sentence embedded), and so does `choose=relevance`."""
+        wanted = self.options.embed_sentences
+        if (wanted is None or self.signal != "answerability" or self.options.choose != "answerability"
+                or not source_scores):
+            return None
+        if any("dense" not in (scores or {}) for scores in source_scores.values()):
+            return None
+        return min(wanted, n)
+
     def select(self, scored: list[ScoredSentence]) -> list[ScoredSentence]:
-        """The best sentence plus MMR picks within `margin` of it (threshold not applied here)."""
+        """The best sentence plus MMR picks within `margin` of it (threshold not applied here).
+
+        Redundancy is the cosine of two sentences' embeddings when the pool has them all, else the cosine
+        of their content-stem sets."""
         if not scored:
             return []
         opts = self.options
         pool = [c for c in scored if c.relevance >= scored[0].relevance - opts.margin][: 4 * opts.max_sentences]
-        vectors = self._embed([c.text for c in pool])
+        if all(c.vector is not None for c in pool):
+            vectors = [c.vector for c in pool]
+
+            def similarity(i: int, j: int) -> float:
+                return float(vectors[i] @ vectors[j])
+        else:
+            def similarity(i: int, j: int) -> float:
+                return _set_cosine(pool[i].stems, pool[j].stems)
         chosen = [0]
         while len(chosen) < opts.max_sentences:
             best_i, best_value = None, -np.inf
             for i in range(len(pool)):
                 if i in chosen or any(_overlap(pool[i], pool[j]) for j in chosen):
                     continue  # e.g. an item of a list already quoted with its introducer
-                redundancy = float(max(vectors[i] @ vectors[j] for j in chosen))
+                redundancy = max(similarity(i, j) for j in chosen)
                 if redundancy >= opts.max_redundancy:
                     continue
                 value = opts.mmr_lambda * pool[i].relevance - (1 - opts.mmr_lambda) * redundancy
@@ -261,7 +300,7 @@ class ExtractiveBackend(Backend):
 
     # -- the backend -----------------------------------------------------------------------------
     def generate(self, request: GenerationRequest) -> Generation:
-        scored = self.score(request.question, request.sources)
+        scored = self.score(request.question, request.sources, request.source_scores)
         signals, probs = self._signals(request.question, scored)
         signal, threshold = self.signal, self.threshold
         confidence = signals[signal]
@@ -271,7 +310,8 @@ class ExtractiveBackend(Backend):
             scored = [scored[best], *scored[:best], *scored[best + 1:]]
         picked = self.select(scored)
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
-                "signals": {k: round(v, 4) for k, v in signals.items()}}
+                "signals": {k: round(v, 4) for k, v in signals.items()},
+                "sentences": len(scored), "sentences_embedded": sum(c.vector is not None for c in scored)}
         withheld = instruction_regions_of(request.sources)
         if withheld:  # what was not quoted, so the answer can say so
             meta["withheld"] = [{"source_id": sid, "start": a, "end": b} for sid, spans in withheld.items()
@@ -297,6 +337,78 @@ def instruction_regions_of(sources: Any) -> dict[str, list[tuple[int, int]]]:
     """Per source label, the instruction-like regions of its text (only sources that have some)."""
     regions = {sid: instruction_regions(text) for sid, text in sources.items()}
     return {sid: spans for sid, spans in regions.items() if spans}
+
+
+class Candidate(NamedTuple):
+    """A sentence (or an introducer with its items) of one source that may be quoted as an answer."""
+
+    start: int
+    end: int
+    text: str
+    head_end: int | None  # when it introduces a list/table: where the introducer ends in `text`
+    stems: frozenset[str]  # its content-word stems
+
+
+# Per source text, its candidates: they depend on the text alone, and a long-lived process (the server,
+# an evaluation, a benchmark) sees the same chunks again and again. Bounded: emptied when full.
+CACHE_TEXTS = 20_000
+_candidates: dict[tuple[str, int], tuple[Candidate, ...]] = {}
+
+
+def source_candidates(text: str, min_words: int) -> tuple[Candidate, ...]:
+    """The candidate sentences of one source text, in order (cached by text): no heading, table header
+    or rule, nothing shorter than `min_words` tokens, nothing touching instruction-like text; an
+    introducer with the items or the line it announces; a defined term with its definition's first
+    sentence."""
+    key = (text, min_words)
+    found = _candidates.get(key)
+    if found is None:
+        if len(_candidates) >= CACHE_TEXTS:
+            _candidates.clear()
+        found = _candidates[key] = tuple(_find_candidates(text, min_words))
+    return found
+
+
+def _find_candidates(text: str, min_words: int) -> list[Candidate]:
+    from citebound.text.tokenize import tokens
+
+    withheld = instruction_regions(text)
+    out = []
+    for seg in segments(text):
+        s, e = seg.start, seg.end
+        # a heading, a table's header row or a rule is never an answer on its own
+        if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < min_words:
+            continue
+        end = items_end(text, s, e) if seg.kind in ("text", "list_item") else e
+        if end == e and seg.kind in ("text", "list_item"):
+            end = _line_it_introduces(text, e)  # "… typing the command:" + "python3.11"
+        if end == e and _announces_what_it_lacks(text, e):
+            continue
+        if end == e and seg.kind == "text":
+            term = _term_defined(text, s)  # "--json-lines¶" + "Parse every input line as …"
+            if term is not None:
+                if not overlaps((term, end), withheld):
+                    out.append(_candidate(text, term, end, text.index("\n", term) - term))
+                continue
+        if overlaps((s, end), withheld):
+            continue
+        out.append(_candidate(text, s, end, e - s if end > e else None))
+    return out
+
+
+def _candidate(text: str, start: int, end: int, head_end: int | None) -> Candidate:
+    return Candidate(start, end, text[start:end], head_end, _stems(text[start:end]))
+
+
+def _stems(text: str) -> frozenset[str]:
+    from citebound.text.stem import content_stems
+
+    return frozenset(content_stems(text))
+
+
+def _set_cosine(a: frozenset[str], b: frozenset[str]) -> float:
+    """|a ∩ b| / sqrt(|a| |b|): how much two sentences say with the same words (0 when either is empty)."""
+    return len(a & b) / (len(a) * len(b)) ** 0.5 if a and b else 0.0
 
 
 def cite_sentence(sentence: str, source_id: str) -> str:
