@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from citebound import config
 from citebound.errors import ModelUnavailableError
-from citebound.models import ANSWERABILITY_DIR
-from citebound.models import cross_encoder
+from citebound.models import ANSWERABILITY_DIR, cross_encoder
 
 MODEL_DIR = ANSWERABILITY_DIR
 MODEL_FILE = MODEL_DIR / "model.onnx"
@@ -28,6 +29,7 @@ CALIBRATION_FILE = MODEL_DIR / "calibration.json"
 
 _lock = threading.Lock()
 _scorer: cross_encoder.OnnxCrossEncoder | None = None
+_pool: ThreadPoolExecutor | None = None
 
 
 def shared_scorer() -> cross_encoder.OnnxCrossEncoder:
@@ -47,10 +49,30 @@ def shared_scorer() -> cross_encoder.OnnxCrossEncoder:
 
 
 def sentence_answerability(question: str, sentences: Sequence[str]) -> list[float]:
-    """P(the sentence answers `question`) for each sentence."""
+    """P(the sentence answers `question`) for each sentence.
+
+    The pairs are spread over `config.threads()` threads (onnxruntime releases the GIL while it runs).
+    Each pair is still scored alone, so the probabilities are the same as one thread's."""
     if not sentences:
         return []
-    return shared_scorer().score_pairs([(question, s) for s in sentences])
+    scorer = shared_scorer()
+    pairs = [(question, s) for s in sentences]
+    workers = min(config.threads(), len(pairs))
+    if workers <= 1:
+        return scorer.score_pairs(pairs)
+    parts = list(_threads().map(scorer.score_pairs, [pairs[i::workers] for i in range(workers)]))
+    probs = [0.0] * len(pairs)
+    for i, part in enumerate(parts):
+        probs[i::workers] = part
+    return probs
+
+
+def _threads() -> ThreadPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=config.threads(), thread_name_prefix="answerability")
+        return _pool
 
 
 def load_calibration() -> dict[str, Any]:

@@ -82,3 +82,18 @@ def test_answerability_runs_on_the_shared_runtime_without_the_verifier():
               "print(','.join(m for m in sys.modules if m.startswith('citebound.verify')))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_scores_are_the_same_whether_the_pairs_run_on_one_thread_or_several(monkeypatch):
+    from citebound.generation.answerability import shared_scorer
+
+    question = "How long do refunds take?"
+    sentences = [REFUND_SENTENCE, SHIPPING_SENTENCE, "Refunds are paid to the original payment method.",
+                 "Support is available by chat and email.", "Gift cards cannot be returned."]
+    by_threads = {}
+    for threads in ("1", "2", "3"):
+        monkeypatch.setenv("CITEBOUND_THREADS", threads)
+        shared_scorer().clear_cache()  # score every pair again
+        by_threads[threads] = sentence_answerability(question, sentences)
+    assert by_threads["1"] == by_threads["2"] == by_threads["3"]
+    assert max(by_threads["2"]) == by_threads["2"][0]  # in the sentences' order: the refund sentence answers
