@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from citebound import config
 from citebound.errors import InputError
 from citebound.text.citations import ABSTENTION_SENTENCES
 from citebound.text.injection import find_instructions
@@ -63,7 +62,7 @@ def verify_answer(
     answer: str | GroundedAnswer,
     sources: Mapping[str, str],
     *,
-    threshold: float = config.SUPPORT_THRESHOLD,
+    threshold: float | None = None,
     checker: str | Cascade = DEFAULT_CHECKER,
     abstentions: Iterable[str] = ABSTENTION_SENTENCES,
     min_words: int = DEFAULT_MIN_WORDS,
@@ -73,8 +72,9 @@ def verify_answer(
     `answer` is text with inline citations (`[1]`, `[S1, S2]`) or a GroundedAnswer; `sources` maps
     id -> text (ids like "1" or "S1"; either marker style finds either id style). Sentences without a
     citation longer than `min_words` words are reported as uncited claims; shorter ones are ignored.
-    `checker` is a registered name (built at `threshold`) or a ready Cascade (whose own threshold
-    applies; `threshold` is then ignored).
+    `checker` is a registered name (built at `threshold`; None: the checker's own default, calibrated
+    on dev for `model` and `full`) or a ready Cascade (whose own threshold applies; `threshold` is then
+    ignored).
     """
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
     _check_sources(sources)
@@ -146,11 +146,11 @@ def source_flags(sources: Mapping[str, str]) -> tuple[SourceFlag, ...]:
 
 
 def check_claim(
-    claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float = config.SUPPORT_THRESHOLD,
+    claim: str, cited_ids: Iterable[str], sources: Mapping[str, str], *, threshold: float | None = None,
     checker: str | Cascade = DEFAULT_CHECKER,
 ) -> ClaimVerdict:  # fmt: skip
     """The verdict for one claim citing `cited_ids` among `sources` (id -> text). A single id may be
-    given as a string."""
+    given as a string. `threshold` None: the checker's own default (as in `verify_answer`)."""
     cascade = checker if isinstance(checker, Cascade) else make_checker(checker, threshold=threshold)
     _check_sources(sources)
     ids = (cited_ids,) if isinstance(cited_ids, str) else tuple(cited_ids)

@@ -185,3 +185,15 @@ def test_a_single_id_string_and_bad_sources():
         verify_answer("Shipping takes 30 days [S1].", {"S1": None})
     with pytest.raises(InputError, match="must map"):
         check_claim("Shipping takes 30 days.", ["S1"], ["Shipping takes 30 days."])
+
+
+def test_a_checker_named_without_a_threshold_keeps_its_calibrated_one():
+    # verify_answer used to build every named checker at the rule-based 0.8, so `full` (calibrated
+    # at ~0.39 on dev) dropped a claim its own default supports: two sources that together say it.
+    from citebound.verify.checkers import make_checker
+
+    sources = {"S1": "The battery lasts 12 hours.", "S2": "The battery charges in 2 hours."}
+    report = verify_answer("The battery lasts 12 hours and charges in 2 hours [S1][S2].", sources, checker="full")
+    assert report.threshold == make_checker("full").threshold < 0.8
+    assert report.citation_recall == 1.0
+    assert verify_answer("Refunds take five days [1].", {"1": "Refunds take five days."}).threshold == 0.8
