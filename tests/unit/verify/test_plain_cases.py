@@ -1,7 +1,7 @@
 """Plain-language cases a user tries first (tests/unit/verify/plain_cases.jsonl, written for this test:
 one line each, claim + source + gold label), through the `deterministic` and `full` checkers.
 
-The set: 72 cases, 36 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
+The set: 73 cases, 37 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
 "never stored", "no longer"), a true number on the wrong attribute, thing, sentence or year, an
 invented author or cause, a comparison turned around (and restated the other way round), a unit or number written two ways (supported),
 and plain paraphrases (supported). `rule: true` marks the cases the deterministic rules decide
@@ -51,6 +51,7 @@ KNOWN_MISSES = {
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
+        "invented-requirement": "an invented condition on a topic the source mentions: the model says P = 0.64 (lexical 0.25)",
         "para-never-sold": "the model scores 'never sold' against 'never sell' P = 0.16",
         "para-eu-shipping": "the model scores 'free' against 'costs nothing' P = 0.25",
     },
