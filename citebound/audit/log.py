@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from citebound.audit.migrations import migrate
-from citebound.db import is_postgres, open_sqlite, write_transaction
+from citebound.db import is_postgres, open_sqlite, run_write
 from citebound.errors import InputError, KnowledgeBaseError
 
 AUDIT_FILENAME = "audit.sqlite3"
@@ -168,22 +168,34 @@ class AuditLog:
         """Store `record` in one transaction; return it with its timestamp and hashes filled in."""
         if not record.created_at:
             record = replace(record, created_at=now_iso())
-        # the write lock is taken first, so the chain's previous hash cannot change before COMMIT
-        with write_transaction(self._db) as db:
+        # the write lock is taken first, so the chain's previous hash cannot change before COMMIT. A lost
+        # PostgreSQL connection: the record is written again, from the chain's head as it is then, only
+        # when the first attempt is known not to be stored (run_write; a record's id is looked up when
+        # the connection dropped during COMMIT), so a retry neither duplicates nor loses a record.
+        unsent = record
+
+        def write(db: Any) -> AuditRecord:
             prev_hash = None
+            rec = unsent
             if self.hash_chain:
                 row = db.execute(
                     "SELECT hash FROM requests WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1"
                 ).fetchone()
                 prev_hash = row[0] if row else None
-                record = replace(record, prev_hash=prev_hash, hash=record.content_hash(prev_hash))
+                rec = replace(rec, prev_hash=prev_hash, hash=rec.content_hash(prev_hash))
             else:
-                record = replace(record, prev_hash=None, hash=None)
-            self._insert(record)
+                rec = replace(rec, prev_hash=None, hash=None)
+            self._insert(rec)
             if self.hash_chain and self.shared:  # the head row commits with the record
-                seq = db.execute("SELECT seq FROM requests WHERE id = ?", (record.id,)).fetchone()[0]
+                seq = db.execute("SELECT seq FROM requests WHERE id = ?", (rec.id,)).fetchone()[0]
                 db.execute("INSERT INTO chain_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE "
-                           "SET seq = excluded.seq, hash = excluded.hash", (seq, record.hash))
+                           "SET seq = excluded.seq, hash = excluded.hash", (seq, rec.hash))
+            return rec
+
+        def stored(db: Any) -> bool:
+            return db.execute("SELECT 1 FROM requests WHERE id = ?", (unsent.id,)).fetchone() is not None
+
+        record = run_write(self._db, write, committed=stored)
         if self.hash_chain and not self.shared:
             self._write_head()
         return record

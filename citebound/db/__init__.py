@@ -17,7 +17,11 @@ codec (`encode_vector`, `decode_vectors`). SQL is written once, in the subset bo
 
 Writes: a `write_transaction` rolls back on any exception, so a failed write never leaves the connection
 inside an open transaction (the next write would fail) and a killed process leaves nothing half-written
-(SQLite rolls it back on the next open; PostgreSQL when the connection drops)."""
+(SQLite rolls it back on the next open; PostgreSQL when the connection drops).
+
+A PostgreSQL connection that drops is opened again by the next statement (`citebound.db.postgres`); a
+statement that found it lost raises `ConnectionLost` unless it could safely run again. `run_write(db, fn)`
+is a write transaction that is run once more when the first attempt is known not to have committed."""
 
 from __future__ import annotations
 
@@ -26,11 +30,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+T = TypeVar("T")
 
 
 class Connection(Protocol):
@@ -49,6 +54,16 @@ class Connection(Protocol):
     def ddl(self, statement: str) -> str: ...
     def encode_vector(self, vector: np.ndarray) -> Any: ...
     def decode_vectors(self, values: list[Any]) -> np.ndarray: ...
+
+
+class ConnectionLost(sqlite3.OperationalError):
+    """The database connection dropped during a statement. `committed` is False when the statement was
+    inside a transaction, before COMMIT (the server rolled the transaction back: nothing of it is
+    stored), None when not known (lost during COMMIT, or during a write outside a transaction)."""
+
+    def __init__(self, message: str, committed: bool | None) -> None:
+        super().__init__(message)
+        self.committed = committed
 
 
 def is_postgres(target: object) -> bool:
@@ -115,6 +130,33 @@ def write_transaction(db: Any) -> Iterator[Any]:
             db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+_UNSET = object()
+
+
+def run_write(db: Any, fn: Callable[[Any], T], committed: Callable[[Any], bool] | None = None) -> T:
+    """`fn(db)` inside a `write_transaction`, and its result. When the connection is lost (PostgreSQL)
+    and the transaction is known not to have committed, it is run once more on the new connection, from
+    the start (so `fn` must read what it depends on inside the transaction, as under the write lock it
+    does anyway). When it is not known (lost during COMMIT), `committed(db)`, if given, looks on the new
+    connection: True means the first attempt is stored (its result is returned), False that it can run
+    again. Anything else, or a second loss, raises `ConnectionLost`; nothing is ever written twice."""
+    for attempt in range(2):
+        result: Any = _UNSET
+        try:
+            with write_transaction(db):
+                result = fn(db)
+            return result
+        except ConnectionLost as exc:
+            if attempt:
+                raise
+            if exc.committed is None:
+                if committed is None or result is _UNSET:
+                    raise
+                if committed(db):
+                    return result
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 @contextmanager

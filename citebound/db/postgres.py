@@ -10,6 +10,14 @@ audit log run unchanged on a `postgresql://` URL and several processes share one
 - Errors come out as the DB-API classes of the standard library's `sqlite3` (IntegrityError, DataError,
   OperationalError, …, the original chained), so the stores handle one vocabulary of errors.
 - Vectors are pgvector `vector` values (the extension is created by the KB's migrations).
+- A lost connection (the server restarted, an idle timeout, `pg_terminate_backend`) is opened again by
+  the next statement, so a long-running server recovers by itself. The statement that found it lost is
+  run again on the new connection only when that cannot repeat a write: a `SELECT`, `SET`, `SHOW` or
+  `BEGIN` issued outside a transaction. Otherwise it raises `citebound.db.ConnectionLost`, saying
+  whether the transaction is known not to have committed (lost before `COMMIT`: the server rolled it
+  back) or not known (lost during `COMMIT`, or an autocommit write); `citebound.db.run_write` retries a
+  whole write transaction in the first case. While the database cannot be reached, each statement
+  fails at once with a `KnowledgeBaseError` naming it (one connection attempt, `CONNECT_TIMEOUT_S`).
 
 Needs the optional extra: `pip install 'citebound[postgres]'` (psycopg, pgvector).
 """
@@ -17,18 +25,25 @@ Needs the optional extra: `pip install 'citebound[postgres]'` (psycopg, pgvector
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from citebound.db import ConnectionLost
 from citebound.errors import KnowledgeBaseError, ModelUnavailableError
 
 LOCK_TIMEOUT = "60s"  # how long a writer waits for another's transaction (SQLite's busy timeout is 30 s)
+log = logging.getLogger(__name__)
+CONNECT_TIMEOUT_S = 10  # one attempt to (re)connect gives up after this long
+_REPEATABLE = ("SELECT", "SET", "SHOW", "BEGIN")  # statements that write nothing when run outside a transaction
 
 _DDL = [  # SQLite DDL -> PostgreSQL, in order
     (re.compile(r'(?<!["\w])end(?=\s+(?:INTEGER|TEXT|REAL)\b)'), '"end"'),  # a column named end (reserved)
@@ -92,51 +107,109 @@ class PgConnection:
 
     def __init__(self, url: str, lock: str) -> None:
         try:
-            import psycopg
+            import psycopg  # noqa: F401 - whether the extra is installed
         except ImportError:
             raise ModelUnavailableError(
                 "a postgresql:// knowledge base needs psycopg and pgvector: pip install 'citebound[postgres]'"
             ) from None
         self.url = url
         self.location = display_url(url)
-        try:
-            self._conn = psycopg.connect(url, autocommit=True)
-            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
-        except psycopg.Error as exc:
-            raise KnowledgeBaseError(f"cannot connect to {self.location}: {str(exc).strip()}") from None
         self._lock_key = _lock_key(lock)
         self._vectors_ready = False
         self._mutex = threading.RLock()  # one statement at a time, as sqlite3 serialises its connection
+        self._closed = False
+        self.reconnects = 0  # connections opened again after one was lost
+        self._conn = self._connect()
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+            conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+        except psycopg.Error as exc:
+            raise KnowledgeBaseError(f"cannot connect to {self.location}: {str(exc).strip()}") from None
+        return conn
+
+    def _lost(self) -> bool:
+        return self._conn.closed or self._conn.broken
+
+    def _reconnect(self) -> None:
+        """A new connection in place of a lost one (KnowledgeBaseError when the database cannot be reached)."""
+        if self._closed:
+            raise KnowledgeBaseError(f"the connection to {self.location} was closed")
+        try:
+            self._conn.close()
+        except Exception as exc:  # noqa: BLE001 - it is gone either way
+            log.debug("closing the lost connection to %s: %s", self.location, exc)
+        self._conn = self._connect()
+        self.reconnects += 1
+        if self._vectors_ready:  # pgvector's types are registered per connection
+            from pgvector.psycopg import register_vector
+
+            register_vector(self._conn)
+
+    def _run(self, sql: str, run: Any) -> Any:
+        """`run(connection)` under the mutex, on a connection opened again if the last one was lost; run
+        once more on a new one if it was lost during this statement and running it again is safe."""
+        import psycopg
+
+        with self._mutex:
+            if self._lost():
+                self._reconnect()
+            outside = not self.in_transaction
+            try:
+                return run(self._conn)
+            except psycopg.Error as exc:
+                if not self._lost():
+                    raise _as_sqlite_error(exc) from exc
+                first = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+                if outside and first in _REPEATABLE:
+                    self._reconnect()
+                    try:
+                        return run(self._conn)
+                    except psycopg.Error as again:
+                        raise _as_sqlite_error(again) from again
+                committed = None if (first == "COMMIT" or outside) else False
+                what = ("it was rolled back by the server, nothing of it was committed" if committed is False
+                        else "whether it committed is not known")
+                raise ConnectionLost(f"PostgreSQL: the connection to {self.location} was lost during "
+                                     f"{first or 'a statement'}: {what} ({str(exc).strip()})", committed) from exc
 
     # -- DB-API -----------------------------------------------------------------------------------------
     def execute(self, sql: str, params: Any = ()) -> Any:
-        import psycopg
-
-        try:
-            with self._mutex:
-                return self._conn.execute(translate(sql), tuple(params), binary=True)
-        except psycopg.Error as exc:
-            raise _as_sqlite_error(exc) from exc
+        query, args = translate(sql), tuple(params)
+        return self._run(sql, lambda conn: conn.execute(query, args, binary=True))
 
     def executemany(self, sql: str, rows: Any) -> Any:
-        import psycopg
+        query, args = translate(sql), [tuple(r) for r in rows]
 
-        try:
-            with self._mutex:
-                cur = self._conn.cursor(binary=True)
-                cur.executemany(translate(sql), [tuple(r) for r in rows])
-                return cur
-        except psycopg.Error as exc:
-            raise _as_sqlite_error(exc) from exc
+        def run(conn: Any) -> Any:
+            cur = conn.cursor(binary=True)
+            cur.executemany(query, args)
+            return cur
+
+        return self._run("INSERT", run)  # never repeated: treated as a write
 
     def close(self) -> None:
+        self._closed = True
         self._conn.close()
 
     @property
     def in_transaction(self) -> bool:
+        """Inside an open transaction (False once the connection is lost: the server rolled it back)."""
         from psycopg.pq import TransactionStatus
 
+        if self._lost():
+            return False
         return self._conn.info.transaction_status != TransactionStatus.IDLE
+
+    @contextmanager
+    def session(self) -> Iterator[PgConnection]:
+        """Hold the connection for several statements in a row (a `SET` and the query it is for): no other
+        thread's statement runs between them."""
+        with self._mutex:
+            yield self
 
     # -- what differs from SQLite ------------------------------------------------------------------------
     def begin_write(self) -> None:

@@ -111,6 +111,22 @@ def m005_chunk_text_once(db: Any) -> None:
     execute_script(db, "ALTER TABLE chunks DROP COLUMN text;")
 
 
+@migration
+def m007_postgres_vector_index(db: Any) -> None:
+    """PostgreSQL only: dense search runs in the database (`citebound.kb.dense_db`), so the vectors get a
+    pgvector HNSW index (cosine distance), and the chunks an index by content hash (the nearest vectors
+    are joined back to the chunks that have their text). The `vec` column has no fixed dimension, so the
+    index is on `vec::vector(384)` for the bundled embedder's rows only (a partial index; another model's
+    vectors are searched exactly until a migration gives them an index of their own). pgvector's
+    defaults: m = 16, ef_construction = 64. SQLite keeps searching in the process."""
+    if getattr(db, "dialect", "sqlite") != "postgresql":
+        return
+    # literals, not the embedder's constants: what this migration creates must not change with the code
+    db.execute("CREATE INDEX IF NOT EXISTS vectors_hnsw_minilm ON vectors USING hnsw "
+               "((vec::vector(384)) vector_cosine_ops) WHERE model = 'all-MiniLM-L6-v2-int8'")
+    db.execute("CREATE INDEX IF NOT EXISTS chunks_by_hash ON chunks(content_hash)")
+
+
 def migrate(db: Any) -> list[str]:
     """Apply every migration not applied yet, each in its own transaction; return the names applied."""
     return migration.apply(db)

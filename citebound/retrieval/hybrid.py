@@ -16,6 +16,10 @@ the vectors when another process (`citebound embed`) has committed more of them.
 chunks without a vector itself only when they are few (`embed_at_query`, default
 `config.EMBED_AT_QUERY_MAX`); past that, dense ranks the chunks that have one (a chunk without one gets
 dense score 0.0) so that a KB answers from BM25 at once after `ingest --no-embed`. `warm_up()` embeds all.
+
+Where dense search runs: for a SQLite KB, in this process (`retrieval.vectors.VectorIndex`: the vectors
+loaded into memory, exact or HNSW); for a KB in PostgreSQL, in the database (`kb.dense_db`: pgvector's
+HNSW index), so a server loads no vectors (`in_database=False` searches such a KB in the process too).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class Retriever:
         embedder=None,
         progress: bool = True,
         embed_at_query: int = config.EMBED_AT_QUERY_MAX,
+        in_database: bool | None = None,
     ) -> None:
         if mode not in MODES:
             raise InputError(f"unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}")
@@ -71,6 +76,7 @@ class Retriever:
         self.progress = progress
         self._embedder = embedder
         self.embed_at_query = embed_at_query
+        self.in_database = kb.shared if in_database is None else (in_database and kb.shared)
         self._vectors = None
         self._vectors_stamp: tuple[int, str | None] | None = None
         self._bm25_revision = kb.revision
@@ -104,9 +110,16 @@ class Retriever:
             from citebound.retrieval.vectors import VectorIndex
 
             at_most = None if embed_all else self.embed_at_query
-            self.kb.ensure_vectors(self.embedder, progress=self.progress, at_most=at_most)
+            if at_most != 0:  # (0: embed nothing, and do not read every chunk's text to find that out)
+                self.kb.ensure_vectors(self.embedder, progress=self.progress, at_most=at_most)
             stamp = self._stamp()
             if self._vectors is None or self._vectors_stamp != stamp:
+                if self.in_database:  # nothing to load: each search is a query
+                    from citebound.kb.dense_db import DatabaseVectors
+
+                    self._vectors = DatabaseVectors(self.kb, self.embedder.name, getattr(self.embedder, "dim", None))
+                    self._vectors_stamp = stamp
+                    return self._vectors
                 ids, matrix = self.kb.load_vectors(self.embedder.name)
                 folder = Path(self.kb.path) / "ann" / self.embedder.name if isinstance(self.kb.path, Path) else None
                 self._vectors = VectorIndex(ids, matrix, folder=folder)
