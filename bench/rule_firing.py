@@ -2,7 +2,7 @@
 
     python bench/rule_firing.py [--data ../shared/data/claims] [--json OUT.json]
 
-A hard rule (negation, comparison) makes a claim unsupported whatever a model says, so a rule that
+A hard rule (negation, comparison, dates) makes a claim unsupported whatever a model says, so a rule that
 fires on gold-supported claims costs accuracy the model cannot win back. This reads every claim
 against its whole evidence (the cascade uses the best window, so a rule fires there at most this
 often) and counts firings per set, split and gold label, with a few examples.
@@ -19,9 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from citebound.verify.checks.comparison import comparison_conflicts  # noqa: E402
+from citebound.verify.checks.dates import date_conflicts  # noqa: E402
 from citebound.verify.checks.negation import polarity_conflicts  # noqa: E402
 
-RULES = {"comparison": comparison_conflicts, "negation": polarity_conflicts}
+RULES = {"comparison": comparison_conflicts, "dates": date_conflicts, "negation": polarity_conflicts}
 
 
 def main() -> None:

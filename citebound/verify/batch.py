@@ -26,7 +26,7 @@ from citebound.verify.checkers import CheckerSpec
 from citebound.verify.inputs import json_lines, read_text
 
 LABELS = ("supported", "unsupported")
-BLOCKING_STAGES = frozenset({"ids", "numbers", "negation", "comparison", "citations"})  # hard rules: unsupported at any threshold
+BLOCKING_STAGES = frozenset({"ids", "numbers", "negation", "comparison", "dates", "citations"})  # hard rules: unsupported at any threshold
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ For one claim and each source it cites:
    comparison  a comparison the best evidence window states the other way round ("slower than" /
              "faster than", or its sides swapped) -> unsupported (checks/comparison.py); runs with
              the negation rule.
+   dates     an event the best evidence window dates otherwise ("opened in 1932" against "began in
+             1932 and opened in 1937") -> unsupported (checks/dates.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
@@ -62,6 +64,7 @@ from citebound.verify.checks.lexical import (
     support_fraction,
 )
 from citebound.verify.checks.comparison import comparison_conflicts
+from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.citations import remove_markers
@@ -154,12 +157,13 @@ class Cascade:
     def _contradiction_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,
                         missing_terms: list[str]) -> SourceCheck | None:  # fmt: skip
         """A word the claim and its best evidence window disagree about ("can be returned" against
-        "cannot be returned"), or a comparison the window states the other way round ("slower than" /
-        "faster than") -> unsupported, whatever the later stages would say."""
+        "cannot be returned"), a comparison the window states the other way round ("slower than" /
+        "faster than"), or an event it dates otherwise -> unsupported, whatever later stages would say."""
         _, start, end = self.window(source, terms)
         window = source[start:end]
         for stage, conflicts in (("negation", polarity_conflicts(claim, window)),
-                                 ("comparison", comparison_conflicts(claim, window))):  # fmt: skip
+                                 ("comparison", comparison_conflicts(claim, window)),
+                                 ("dates", date_conflicts(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,

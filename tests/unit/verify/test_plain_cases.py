@@ -1,11 +1,11 @@
 """Plain-language cases a user tries first (tests/unit/verify/plain_cases.jsonl, written for this test:
 one line each, claim + source + gold label), through the `deterministic` and `full` checkers.
 
-The set: 73 cases, 37 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
+The set: 76 cases, 39 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
 "never stored", "no longer"), a true number on the wrong attribute, thing, sentence or year, an
 invented author or cause, a comparison turned around (and restated the other way round), a unit or number written two ways (supported),
 and plain paraphrases (supported). `rule: true` marks the cases the deterministic rules decide
-(checks/numbers.py, checks/negation.py, checks/comparison.py): an unsupported one must be unsupported, by those rules,
+(checks/numbers.py, checks/negation.py, checks/comparison.py, checks/dates.py): an unsupported one must be unsupported, by those rules,
 for every checker (a claim that contradicts its source or puts a true number on the wrong thing is
 never shown); a supported one must never be blocked by them.
 
@@ -34,7 +34,7 @@ from citebound.verify.checkers import make_checker  # noqa: E402
 CASES = [json.loads(line) for line in (Path(__file__).with_name("plain_cases.jsonl")).read_text().splitlines() if line]
 BY_ID = {c["id"]: c for c in CASES}
 CHECKERS = ("deterministic", "full")
-RULE_STAGES = ("numbers", "negation", "comparison")
+RULE_STAGES = ("numbers", "negation", "comparison", "dates")
 BA_FLOOR = {"deterministic": 0.86, "full": 0.94}
 
 _RESTATED = "a comparison restated with its sides swapped and the antonym: the rules only block, and '{}' is not in the source"

@@ -1,0 +1,109 @@
+"""The dates check: a date in a claim must be the one its source gives to the same event.
+
+"The bridge opened in 1932" against "Construction of the bridge began in 1932 and it opened in 1937":
+1932 is in the source and every word of the claim is too, so the numbers check (value present, in a
+sentence about the bridge) and word overlap pass it, and the entailment model says P = 0.93. What is
+wrong is which event the date belongs to. This rule reads `EVENT (in|on|during|…) DATE` — a content
+word, then at most a few linking words, then a year or a month — in the claim and in its best evidence
+window:
+
+- the claim's event is the verb in the past right before its date ("opened in 1932" -> open; "resigned
+  in March" -> resign; an "-ed" form or a common irregular one), stemmed; a noun before a date ("the
+  council in 2017") names no event and is not read;
+- in the evidence, every occurrence of that stem followed by a date in the same way binds the event to
+  that date;
+- a conflict: the evidence binds the event to other dates of the same kind (years to years, months to
+  months) only, never to the claim's, while the
+  claim's date is in the evidence (given to something else). An event the evidence never dates, or
+  dates in another construction ("In 1937 the bridge opened"), is left to the other checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.text.stem import STOP_WORDS, stem
+
+MONTH_NAMES = "january february march april may june july august september october november december".split()
+MONTHS = {m: i for i, m in enumerate(MONTH_NAMES, 1)}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items()) if m != "may"})
+MONTHS["sept"] = 9
+_LINKS = frozenset({"in", "on", "during", "since", "by", "at", "the", "of", "early", "late", "mid", "around",
+                    "until", "till", "from", "before", "after", "about", "circa", "c", "year", "month"})  # fmt: skip
+# An event is a verb in the past: "-ed" forms and the common irregular ones. Nouns before a date
+# ("the council in 2017", "the full year 2020", "for the first time since 2011") name no event, and
+# reading them as one blocked supported claims on the public sets.
+_IRREGULAR_PAST = frozenset({"began", "begun", "became", "built", "bought", "came", "died", "fell", "flew", "found",
+                             "gave", "grew", "held", "joined", "knew", "led", "left", "lost", "made", "met", "ran",
+                             "rose", "sold", "sent", "set", "shot", "spent", "stood", "struck", "took", "taught",
+                             "told", "went", "won", "wrote", "written", "born", "sank", "shut", "split", "quit",
+                             "paid", "laid", "hit", "cut", "put", "read", "won", "drew", "drove", "broke", "chose",
+                             "froze", "spoke", "stole", "swore", "tore", "wore", "sang", "began"})  # fmt: skip
+_TOKEN = re.compile(r"[^\W_]+|[.,;:!?()\[\]\"“”]")
+_YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
+_GAP = 3  # linking words between an event and its date
+
+
+def _date(toks: list[str], i: int) -> str | None:
+    """The date token toks[i] names ("1932", "month:3"), or None. "may" is a month only after a linking
+    word or before a number ("in May", "May 2020"), never as the modal verb."""
+    tok = toks[i]
+    if _YEAR.fullmatch(tok):
+        return tok
+    if tok in MONTHS:
+        if tok == "may" and not ((i and toks[i - 1] in _LINKS) or (i + 1 < len(toks) and toks[i + 1].isdigit())):
+            return None
+        return f"month:{MONTHS[tok]}"
+    return None
+
+
+def _event(tok: str) -> bool:
+    if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS:
+        return False
+    return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed"))
+
+
+def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
+    """(event stem, date, index of the date) for every `EVENT link* DATE` in the tokens."""
+    out = []
+    for i in range(len(toks)):
+        date = _date(toks, i)
+        if date is None:
+            continue
+        j = i - 1
+        while j >= 0 and i - j <= _GAP + 1 and toks[j] in _LINKS:
+            j -= 1
+        if j >= 0 and i - j <= _GAP + 1 and _event(toks[j]):
+            out.append((stem(toks[j]), date, i))
+    return out
+
+
+def _describe(date: str) -> str:
+    if date.startswith("month:"):
+        return MONTH_NAMES[int(date[6:]) - 1].capitalize()
+    return date
+
+
+def date_conflicts(claim: str, evidence: str) -> list[str]:
+    """Each `event date` of the claim that the evidence dates otherwise, as a readable phrase; empty
+    when they agree or the rule cannot tell."""
+    c_toks = [t.casefold() for t in _TOKEN.findall(claim)]
+    claimed = _bindings(c_toks)
+    if not claimed:
+        return []
+    e_toks = [t.casefold() for t in _TOKEN.findall(evidence)]
+    e_dates = {d for i in range(len(e_toks)) if (d := _date(e_toks, i)) is not None}
+    bound: dict[str, set[str]] = {}
+    for event, date, _ in _bindings(e_toks):
+        bound.setdefault(event, set()).add(date)
+    out = []
+    for event, date, i in claimed:
+        # a month is compared with months, a year with years ("published in December 1865" says nothing
+        # against "published in 1938" of another edition)
+        given = {d for d in bound.get(event, ()) if d.startswith("month:") == date.startswith("month:")}
+        if given and date not in given and date in e_dates:
+            word = c_toks[i - 1] if c_toks[i - 1] not in _LINKS else next(
+                t for t in reversed(c_toks[:i]) if _event(t))  # fmt: skip
+            others = " or ".join(sorted(_describe(d) for d in given))
+            out.append(f"the source dates {word!r} {others}, not {_describe(date)} (which it gives to something else)")
+    return out
