@@ -25,6 +25,9 @@ def register(app: typer.Typer) -> None:
         rate_burst: int = typer.Option(100, "--rate-burst", min=1, help="Requests a key may send at once."),
         workers: int = typer.Option(0, "--workers", min=0, max=256, help="Worker threads (0: sized to the machine)."),
         docs: bool = typer.Option(False, "--docs/--no-docs", help="Serve the interactive API docs at /docs."),
+        embed_missing: str = typer.Option("background", "--embed-missing",
+                                          help="Chunks without a vector: background (embed them while answering) | "
+                                          "off (leave them to `citebound embed`). Ready at once either way."),
     ) -> None:
         """Serve the HTTP API and the web page: verified answers, verification, documents, audit."""
         from citebound.cli import err_console
@@ -49,6 +52,6 @@ def register(app: typer.Typer) -> None:
         settings = ServerSettings(host=host, port=port, backend=backend, backend_options=parse_options(option),
                                   allowed_hosts=tuple(allowed_host), max_body_bytes=max_body,
                                   max_upload_bytes=max_upload, rate_limit=rate_limit, rate_burst=rate_burst,
-                                  docs=docs, workers=workers)
+                                  docs=docs, workers=workers, embed_missing=embed_missing)
         uvicorn.run(create_app(folder, settings), host=host, port=port, log_level="warning",
                     server_header=False, timeout_graceful_shutdown=5)

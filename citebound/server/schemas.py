@@ -219,6 +219,10 @@ class ReadyOut(_Open):
     documents: int
     revision: int
     workers: int
+    # retrievable chunk texts without a vector (null until counted, after warm-up); dense search ranks the
+    # others meanwhile
+    vectors_missing: int | None = None
+    embedding: bool = False  # the server is embedding them now (--embed-missing background)
 
 
 # -- OpenAI-compatible chat ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 from citebound.errors import InputError
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+EMBED_MISSING = ("background", "off")
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,14 @@ class ServerSettings:
     docs: bool = False  # /docs and /redoc (the OpenAPI schema itself is always at /openapi.json)
     workers: int = 0  # threads that run asks and verifications; 0 = sized to the machine
     warm_up: bool = True  # load the models in the background at start (GET /readyz says when done)
+    # chunks without a vector: "background" embeds them in a thread of the server while it answers (and
+    # the chunks of later ingests), "off" leaves them to `citebound embed`; either way the server is
+    # ready without them, and dense search ranks the chunks that have one
+    embed_missing: str = "background"
+
+    def __post_init__(self) -> None:
+        if self.embed_missing not in EMBED_MISSING:
+            raise InputError(f"embed_missing must be one of {', '.join(EMBED_MISSING)}, not {self.embed_missing!r}")
 
     def worker_count(self) -> int:
         if self.workers > 0:

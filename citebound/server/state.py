@@ -8,6 +8,15 @@ Threads and SQLite:
   written or the BM25 index is behind SQLite; asks take it for reading and run side by side.
 - The audit log gets one connection per worker thread (`audit_log()`); each record is one
   `BEGIN IMMEDIATE` transaction, and SQLite's file lock (WAL, 30 s busy timeout) serialises writers.
+
+Ready before every chunk has a vector: warm-up loads the models and the vectors there are, and the
+server answers (BM25, and dense over the chunks that have a vector). One background thread then counts
+the chunk texts without a vector (logged, and shown by GET /readyz) and, with `embed_missing =
+"background"`, embeds them batch by batch (each batch committed: the retriever picks it up at its next
+query); it looks again when the KB's revision changes (an ingest), every `EMBED_POLL_S`. With "off" the
+count is logged with the command that embeds them (`citebound embed`). A request never embeds chunks
+itself. Several servers on one PostgreSQL KB would each embed the same chunks: run one with
+"background", or `citebound embed` once, and the others with "off".
 """
 
 from __future__ import annotations
@@ -33,6 +42,31 @@ from citebound.server.settings import ServerSettings
 
 log = logging.getLogger("citebound.server")
 T = TypeVar("T")
+EMBED_POLL_S = 5.0  # how often the background embedder looks for a new KB revision
+
+
+class _Stopped(Exception):
+    """The server is closing: the background embedding stops between two batches."""
+
+
+class _Counting:
+    """The retriever's embedder, counting the texts embedded for the KB and stopping between batches
+    when the server closes (the in-flight batch is not committed; the committed ones stay)."""
+
+    def __init__(self, embedder, stop: threading.Event, done) -> None:
+        self._embedder = embedder
+        self._stop = stop
+        self._done = done
+        self.name = embedder.name
+        self.threads = getattr(embedder, "threads", None)
+        self.max_tokens = getattr(embedder, "max_tokens", None)
+
+    def embed(self, texts, *args, **kwargs):
+        if self._stop.is_set():
+            raise _Stopped
+        vectors = self._embedder.embed(texts, *args, **kwargs)
+        self._done(len(texts))
+        return vectors
 
 
 class ReadWriteLock:
@@ -80,7 +114,8 @@ class Service:
         self.kb = KnowledgeBase.open(kb_path)
         self.kb_name = "kb" if self.kb.shared else (Path(kb_path).resolve().name or "kb")
         self.backend: Backend = get_backend(settings.backend, **dict(settings.backend_options))
-        self.retriever = Retriever(self.kb, progress=False)
+        # requests never embed chunks themselves: the background thread does (or `citebound embed`)
+        self.retriever = Retriever(self.kb, progress=False, embed_at_query=0)
         self.keys = KeyStore(self.kb.db)
         self.kb_lock = ReadWriteLock()
         self.metrics = Metrics()
@@ -93,6 +128,12 @@ class Service:
         self._logs: list[AuditLog] = []
         self._logs_lock = threading.Lock()
         self._closed = False
+        self._stop = threading.Event()
+        self._embed_thread: threading.Thread | None = None
+        self._vectors_lock = threading.Lock()
+        self.vectors_missing: int | None = None  # chunk texts without a vector, when last counted
+        self.embedding = False
+        self.embed_error: str | None = None
 
     # -- per-thread audit log ------------------------------------------------------------------------
     def audit_log(self) -> AuditLog:
@@ -115,7 +156,7 @@ class Service:
 
         try:
             with self.kb_lock.read():
-                self.retriever.warm_up()
+                self.retriever.warm_up(embed_missing=False)  # the vectors there are; none embedded here
                 if self.kb.stats()["documents"]:
                     ask("What does this knowledge base say?", self.kb, backend=self.backend,
                         retriever=self.retriever, audit=False, abstain_on_weak_retrieval=False)
@@ -123,18 +164,79 @@ class Service:
         except Exception as exc:  # readyz reports it; requests still load what they need lazily
             self.warm_error = type(exc).__name__
             log.exception("warm-up failed")
+        self._start_embedder()
 
     def start(self) -> None:
         if self.settings.warm_up:
             self.executor.submit(self.warm_up)
         else:
             self.ready.set()
+            self._start_embedder()
+
+    # -- chunks without a vector ------------------------------------------------------------------------
+    def vector_status(self) -> dict[str, Any]:
+        with self._vectors_lock:
+            return {"vectors_missing": self.vectors_missing, "embedding": self.embedding}
+
+    def _start_embedder(self) -> None:
+        if self._closed or self._embed_thread is not None or not self.retriever.uses_dense:
+            return
+        self._embed_thread = threading.Thread(target=self._embed_loop, name="citebound-embed", daemon=True)
+        self._embed_thread.start()
+
+    def _embedded(self, n: int) -> None:
+        with self._vectors_lock:
+            self.vectors_missing = max(0, (self.vectors_missing or 0) - n)
+
+    def _embed_loop(self) -> None:
+        seen = None
+        while not self._stop.is_set():
+            try:
+                revision = self.kb.revision
+                if revision != seen:
+                    self._embed_missing()
+                    seen = revision
+            except _Stopped:
+                return
+            except Exception as exc:  # the server keeps answering; the next revision tries again
+                if self._stop.is_set():
+                    return
+                self.embed_error = type(exc).__name__
+                log.exception("embedding the chunks without a vector failed")
+            finally:
+                with self._vectors_lock:
+                    self.embedding = False
+            self._stop.wait(EMBED_POLL_S)
+
+    def _embed_missing(self) -> None:
+        embedder = self.retriever.embedder
+        missing = len(self.kb.missing_vectors(embedder.name))
+        with self._vectors_lock:
+            self.vectors_missing = missing
+        if not missing:
+            return
+        if self.settings.embed_missing == "off":
+            log.warning("%d chunk texts have no vector yet: dense search ranks the others until "
+                        "`citebound embed --kb …` embeds them", missing)
+            return
+        log.warning("%d chunk texts have no vector yet: answering from BM25 and the vectors there are while "
+                    "they are embedded in the background", missing)
+        with self._vectors_lock:
+            self.embedding = True
+        done = self.kb.ensure_vectors(_Counting(embedder, self._stop, self._embedded), progress=False)
+        left = len(self.kb.missing_vectors(embedder.name))
+        with self._vectors_lock:
+            self.vectors_missing = left
+        log.warning("embedded %d chunk texts in the background; %d without a vector", done, left)
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        self._stop.set()
         self.executor.shutdown(wait=True, cancel_futures=True)
+        if self._embed_thread is not None:  # it stops after the batch it is embedding
+            self._embed_thread.join(timeout=120)
         with self._logs_lock:
             for log_ in self._logs:
                 try:

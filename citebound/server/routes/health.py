@@ -28,7 +28,7 @@ async def healthz() -> dict[str, str]:
 
 
 @router.get("/readyz", response_model=ReadyOut, responses={503: {"model": ReadyOut}},
-            summary="Models loaded and the KB open (503 until then)")
+            summary="Models loaded and the KB open (503 until then); chunks still without a vector")
 async def readyz(request: Request) -> Any:
     service = request.app.state.service
     kb_open = service.kb._db is not None
@@ -41,6 +41,7 @@ async def readyz(request: Request) -> Any:
         except Exception:  # closed between the two lines
             body["kb_open"] = False
     body["ready"] = body["kb_open"] and body["models_loaded"]
+    body.update(service.vector_status())  # ready does not wait for them: BM25 and the vectors there are answer
     if service.warm_error:
         body["warm_up_error"] = service.warm_error
     return JSONResponse(body, status_code=200 if body["ready"] else 503)
@@ -52,5 +53,6 @@ async def metrics(request: Request) -> PlainTextResponse:
     service = request.app.state.service
     text = service.metrics.render({"citebound_process_resident_memory_bytes": rss_bytes(),
                                    "citebound_ready": int(service.ready.is_set()),
+                                   "citebound_vectors_missing": service.vector_status()["vectors_missing"] or 0,
                                    "citebound_workers": service.workers})
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4; charset=utf-8")
