@@ -110,3 +110,41 @@ def test_a_database_that_stays_away_gives_a_clear_error(pg_url, postgres_server)
         for _ in range(2):  # every statement tries once more, and says why it cannot
             with pytest.raises(KnowledgeBaseError, match=f"cannot connect to .*{name}.*does not exist"):
                 kb.stats()
+
+
+def test_the_kb_answers_again_after_the_database_server_restarts(tmp_path_factory):
+    """A PostgreSQL of its own, shut down (fast) and started again between two queries: while it is
+    down each statement says it cannot connect, and once it is back the next one works."""
+    import os
+    import signal
+
+    from helpers.postgres import start_server
+
+    from citebound.retrieval import Retriever
+
+    server = start_server(tmp_path_factory)
+    if isinstance(server, str):
+        pytest.skip(server)
+    try:
+        url = server.new_database()
+        with KnowledgeBase.open(url, create=True) as kb:
+            kb.ingest_documents(_docs(), progress=False)
+            retriever = Retriever(kb, mode="bm25", progress=False)
+            assert retriever.retrieve("how long do refunds take", k=1)[0].chunk.doc_id == "refunds"
+            pid = server._server.get_pid()
+            os.kill(pid, signal.SIGINT)  # fast shutdown: clients are disconnected
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                assert time.monotonic() < deadline, "PostgreSQL did not stop"
+                time.sleep(0.05)
+            with pytest.raises(KnowledgeBaseError, match="cannot connect to"):
+                kb.stats()
+            server._server.ensure_postgres_running()  # the same data folder and socket
+            assert retriever.retrieve("when do orders ship", k=1)[0].chunk.doc_id == "shipping"
+            assert kb.stats()["documents"] == 2 and kb.db.reconnects == 1
+    finally:
+        server.stop()
