@@ -150,7 +150,7 @@ class ExtractiveBackend(Backend):
             0, ge=0, description="when the request carries the retriever's dense score of each source and the "
             "signal is answerability: how many candidate sentences, best first by relevance with their source's "
             "dense score standing in for their own, get a sentence embedding of their own; none: every sentence "
-            "(slower: one MiniLM run per sentence)")
+            "(slower: one MiniLM run per sentence; `-o embed_sentences=null`)")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
