@@ -386,8 +386,19 @@ def phase_ask(args) -> dict:
         with Timer() as cold:
             ask(queries[args.cold_index], kb, retriever=retriever, audit=None)
         return {"cold_ms": round(cold.seconds * 1000, 1)}
-    result = latencies(lambda q: ask(q, kb, retriever=retriever, audit=None), queries[: args.ask_queries])
-    return {**result, "peak_rss_mb": peak_rss_mb()}
+    runs = []  # AskResult.timings of every call
+
+    def one(q: str) -> None:
+        result = ask(q, kb, retriever=retriever, audit=None)
+        runs.append({**result.timings, "answered": 0.0 if result.abstained else 1.0})
+
+    result = latencies(one, queries[: args.ask_queries])
+    runs = runs[1:]  # the untimed first call
+    stages = sorted({k for r in runs for k in r} - {"answered"})
+    # where the time goes: the p50 of each stage of ask (AskResult.timings; 0 when a stage did not run)
+    stage_p50 = {k: round(statistics.median(r.get(k, 0.0) for r in runs) * 1000, 2) for k in stages}
+    return {**result, "stage_p50_ms": stage_p50, "answered": int(sum(r["answered"] for r in runs)),
+            "load_average": [round(x, 2) for x in os.getloadavg()], "peak_rss_mb": peak_rss_mb()}
 
 
 PHASES = {"ingest": phase_ingest, "tantivy": phase_tantivy, "embedding": phase_embedding,
@@ -422,6 +433,8 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--batch-docs", type=int, default=5000)
     p.add_argument("--reuse-kb", action="store_true", help="skip corpus + ingest; measure the KB in --work")
+    p.add_argument("--ask-only", action="store_true",
+                   help="only copy cached vectors and measure `ask` (cold and warm) on the KB already in --work")
     p.add_argument("--phase", choices=sorted(PHASES), help=argparse.SUPPRESS)
     p.add_argument("--cold", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cold-index", type=int, default=0, help=argparse.SUPPRESS)
@@ -433,6 +446,17 @@ def main() -> None:
         return
 
     result: dict = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    if args.ask_only:
+        result["vectors"] = run_phase(args, "vectors")
+        result["ask_cold"] = [run_phase(args, "ask", "--cold", "--cold-index", str(i))["cold_ms"]
+                              for i in range(args.cold_runs)]
+        result["ask_warm"] = run_phase(args, "ask")
+        text = json.dumps(result, indent=1)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(text + "\n")
+        print(text)
+        return
     result_path = args.work / "result.json"
     if args.reuse_kb and result_path.exists():
         prior = json.loads(result_path.read_text())
