@@ -238,3 +238,22 @@ def test_a_measure_with_the_same_unit_but_another_dimension_is_not_stated(claim,
     assert (v.stage != "numbers") is ok, v.reason
     if not ok:
         assert "not 'metres wide'" in v.reason or "not 'm deep'" in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, ok",
+    [
+        ("The drug reduced mortality by 30%.", "The drug reduced hospital stays by 30% but did not change mortality.", False),
+        ("The tax cut raised wages by 3%.", "The tax cut raised profits by 3%, while wages did not change.", False),
+        ("The drug reduced hospital stays by 30%.", "The drug reduced hospital stays by 30% but did not change mortality.", True),
+        ("Mortality was reduced by 30%.", "The drug reduced mortality by 30%.", True),  # passive: the same thing
+        ("Profits fell by about 5%.", "Costs rose by 5% while profits fell by 5%.", True),  # one of two mentions
+        ("Sea levels would rise by around 7 m.", "The sea level would rise by more than 7 metres.", True),
+        ("Emissions must fall by 2030.", "Emissions must fall 45% by 2030.", True),  # a deadline, not a change
+    ],
+)  # fmt: skip
+def test_a_change_by_an_amount_must_be_the_change_of_the_same_thing(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") is ok, v.reason
+    if not ok:
+        assert ", not for '" in v.reason

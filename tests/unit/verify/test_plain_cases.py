@@ -1,7 +1,7 @@
 """Plain-language cases a user tries first (tests/unit/verify/plain_cases.jsonl, written for this test:
 one line each, claim + source + gold label), through the `deterministic` and `full` checkers.
 
-The set: 76 cases, 39 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
+The set: 77 cases, 40 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
 "never stored", "no longer"), a true number on the wrong attribute, thing, sentence or year, an
 invented author or cause, a comparison turned around (and restated the other way round), a unit or number written two ways (supported),
 and plain paraphrases (supported). `rule: true` marks the cases the deterministic rules decide
