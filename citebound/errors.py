@@ -18,6 +18,11 @@ class KnowledgeBaseError(CiteboundError):
     """The knowledge base is missing, locked, or inconsistent."""
 
 
+class DatabaseUnavailableError(KnowledgeBaseError):
+    """The database (PostgreSQL) cannot be reached right now; a later attempt may work (the HTTP service
+    answers 503)."""
+
+
 class ModelUnavailableError(CiteboundError):
     """A model file or optional dependency is not installed; the message says what to install."""
 

@@ -17,7 +17,8 @@ audit log run unchanged on a `postgresql://` URL and several processes share one
   whether the transaction is known not to have committed (lost before `COMMIT`: the server rolled it
   back) or not known (lost during `COMMIT`, or an autocommit write); `citebound.db.run_write` retries a
   whole write transaction in the first case. While the database cannot be reached, each statement
-  fails at once with a `KnowledgeBaseError` naming it (one connection attempt, `CONNECT_TIMEOUT_S`).
+  fails with a `DatabaseUnavailableError` (a `KnowledgeBaseError`) naming it, after one connection
+  attempt (`CONNECT_TIMEOUT_S`); the HTTP service answers 503 to both.
 
 Needs the optional extra: `pip install 'citebound[postgres]'` (psycopg, pgvector).
 """
@@ -38,7 +39,11 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from citebound.db import ConnectionLost
-from citebound.errors import KnowledgeBaseError, ModelUnavailableError
+from citebound.errors import (
+    DatabaseUnavailableError,
+    KnowledgeBaseError,
+    ModelUnavailableError,
+)
 
 LOCK_TIMEOUT = "60s"  # how long a writer waits for another's transaction (SQLite's busy timeout is 30 s)
 log = logging.getLogger(__name__)
@@ -128,7 +133,7 @@ class PgConnection:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
             conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
         except psycopg.Error as exc:
-            raise KnowledgeBaseError(f"cannot connect to {self.location}: {str(exc).strip()}") from None
+            raise DatabaseUnavailableError(f"cannot connect to {self.location}: {str(exc).strip()}") from None
         return conn
 
     def _lost(self) -> bool:

@@ -15,6 +15,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from citebound.db import ConnectionLost
+from citebound.errors import DatabaseUnavailableError
+
 log = logging.getLogger("citebound.server")
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|‘[^’\n]*’|“[^”\n]*”")
@@ -75,6 +78,15 @@ def install(app) -> None:
         messages = {404: "no such endpoint", 405: "method not allowed on this endpoint"}
         message = messages.get(exc.status_code) or public_message(str(exc.detail))
         return error_response(exc.status_code, "http_error", message, getattr(exc, "headers", None))
+
+    @app.exception_handler(DatabaseUnavailableError)
+    @app.exception_handler(ConnectionLost)
+    async def _database(_request: Request, exc: Exception) -> JSONResponse:
+        # the database cannot be reached, or the connection dropped during this request's write (the
+        # next statement opens a new one): the client may try again; the reason is logged, not sent
+        log.warning("database unavailable: %s", exc)
+        return error_response(503, "database_unavailable", "the database is not reachable right now; try again",
+                              {"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:

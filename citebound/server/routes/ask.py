@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from citebound import config
-from citebound.errors import BackendError, CiteboundError
+from citebound.errors import BackendError, CiteboundError, DatabaseUnavailableError
 from citebound.server.auth import require
 from citebound.server.errors import ApiError, error_body, public_message
 from citebound.server.schemas import ERRORS, AskBody, AskOut
@@ -57,6 +57,8 @@ def retrieve_hits(service: Any, question: str, k: int) -> tuple[list[Any], float
     with service.kb_lock.read():
         try:
             hits = service.retriever.retrieve(question.strip(), k)
+        except DatabaseUnavailableError:
+            raise  # 503 (server/errors.py), not the caller's fault
         except CiteboundError as exc:
             raise ApiError(400, "invalid_request", public_message(str(exc))) from None
     return hits, time.perf_counter() - t0
@@ -75,6 +77,8 @@ def run_ask(service: Any, question: str, k: int, checker: str | None = None, end
                          audit=service.audit_log(), checker=checker)
         except BackendError as exc:
             raise ApiError(502, "backend_error", public_message(str(exc))) from None
+        except DatabaseUnavailableError:
+            raise  # 503 (server/errors.py), not the caller's fault
         except CiteboundError as exc:
             raise ApiError(400, "invalid_request", public_message(str(exc))) from None
         except INPUT_FAILURES as exc:

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -132,6 +133,8 @@ def test_background_embedding_fills_in_the_vectors_while_the_server_answers(tmp_
 def test_a_server_on_postgresql_answers_again_after_its_connections_are_cut(postgres_server):
     """Every connection of the server (the KB's, the audit log's) is cut between two asks: the second ask
     is answered, and the audit log has each ask once, its hash chain intact."""
+    import psycopg
+
     from citebound.audit import AuditLog
     from test_pg_reconnect import terminate_others
 
@@ -148,12 +151,20 @@ def test_a_server_on_postgresql_answers_again_after_its_connections_are_cut(post
         third = httpx.post(f"{base}/v1/ask", json=QUESTION, timeout=120)
         assert third.status_code == 200
         ids = [r.json()["request_id"] for r in (first, second, third)]
+        with AuditLog.beside(url) as log:
+            logged = [r[0] for r in log._db.execute("SELECT id FROM requests ORDER BY seq")]
+            assert [i for i in logged if i in ids] == ids and len(set(logged)) == len(logged)
+            assert log.verify() == []
+        # the database goes away for good: 503 with a reason the client can act on, not a 400 or a 500
+        name = urlsplit(url).path.lstrip("/")
+        with psycopg.connect(postgres_server.uri, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+        gone = httpx.post(f"{base}/v1/ask", json=QUESTION, timeout=120)
+        assert gone.status_code == 503 and gone.json()["error"]["type"] == "database_unavailable"
+        assert "postgres" not in gone.text.lower() and gone.headers["retry-after"] == "1"
+        assert httpx.get(f"{base}/readyz").status_code == 503
     finally:
         _stop(proc)
-    with AuditLog.beside(url) as log:
-        logged = [r[0] for r in log._db.execute("SELECT id FROM requests ORDER BY seq")]
-        assert [i for i in logged if i in ids] == ids and len(set(logged)) == len(logged)
-        assert log.verify() == []
 
 
 @pytest.fixture(autouse=True)
