@@ -209,6 +209,14 @@ class PgConnection:
             return False
         return self._conn.info.transaction_status != TransactionStatus.IDLE
 
+    def try_lock(self, name: str) -> bool:
+        """Take the session-level advisory lock `name` unless another session holds it; True if taken. It
+        is held until `unlock(name)` or until the connection ends (a lost connection releases it)."""
+        return bool(self.execute("SELECT pg_try_advisory_lock(?)", (_lock_key(name),)).fetchone()[0])
+
+    def unlock(self, name: str) -> None:
+        self.execute("SELECT pg_advisory_unlock(?)", (_lock_key(name),))
+
     @contextmanager
     def session(self) -> Iterator[PgConnection]:
         """Hold the connection for several statements in a row (a `SET` and the query it is for): no other

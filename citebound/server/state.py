@@ -15,8 +15,9 @@ the chunk texts without a vector (logged, and shown by GET /readyz) and, with `e
 "background"`, embeds them batch by batch (each batch committed: the retriever picks it up at its next
 query); it looks again when the KB's revision changes (an ingest), every `EMBED_POLL_S`. With "off" the
 count is logged with the command that embeds them (`citebound embed`). A request never embeds chunks
-itself. Several servers on one PostgreSQL KB would each embed the same chunks: run one with
-"background", or `citebound embed` once, and the others with "off".
+itself. Several servers on one PostgreSQL KB take turns: the one holding the session-level advisory
+lock `EMBED_LOCK` embeds, the others look again at each poll (and use its vectors as it commits them),
+and take over if it stops (its lock goes with its connection).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from citebound.server.settings import ServerSettings
 log = logging.getLogger("citebound.server")
 T = TypeVar("T")
 EMBED_POLL_S = 5.0  # how often the background embedder looks for a new KB revision
+EMBED_LOCK = "embed"  # PostgreSQL: the advisory lock of the server that embeds (one at a time per KB)
 
 
 class _Stopped(Exception):
@@ -134,6 +136,7 @@ class Service:
         self.vectors_missing: int | None = None  # chunk texts without a vector, when last counted
         self.embedding = False
         self.embed_error: str | None = None
+        self._told_other = False
 
     # -- per-thread audit log ------------------------------------------------------------------------
     def audit_log(self) -> AuditLog:
@@ -193,8 +196,7 @@ class Service:
         while not self._stop.is_set():
             try:
                 revision = self.kb.revision
-                if revision != seen:
-                    self._embed_missing()
+                if revision != seen and self._embed_missing():
                     seen = revision
             except _Stopped:
                 return
@@ -208,7 +210,26 @@ class Service:
                     self.embedding = False
             self._stop.wait(EMBED_POLL_S)
 
-    def _embed_missing(self) -> None:
+    def _embed_missing(self) -> bool:
+        """Count (and embed) the chunk texts without a vector; False when another server on the same
+        PostgreSQL KB is embedding them (this one looks again at its next poll)."""
+        try_lock = getattr(self.kb.db, "try_lock", None)  # PostgreSQL: one server embeds at a time
+        if self.settings.embed_missing == "background" and try_lock is not None:
+            if not try_lock(EMBED_LOCK):
+                if not self._told_other:
+                    log.warning("another server is embedding this KB's chunks: its vectors are used as it "
+                                "commits them")
+                    self._told_other = True
+                return False
+            try:
+                self._count_and_embed()
+            finally:
+                self.kb.db.unlock(EMBED_LOCK)
+            return True
+        self._count_and_embed()
+        return True
+
+    def _count_and_embed(self) -> None:
         embedder = self.retriever.embedder
         missing = len(self.kb.missing_vectors(embedder.name))
         with self._vectors_lock:

@@ -174,3 +174,28 @@ def _reconnect_helpers_importable():
     sys.path.insert(0, os.path.abspath(here))
     yield
     sys.path.remove(os.path.abspath(here))
+
+
+def test_two_servers_on_one_postgresql_kb_embed_each_chunk_once(postgres_server):
+    """Both start with every vector missing and --embed-missing background: they take turns on an
+    advisory lock, so the chunk texts are embedded once between them, and both end up using them."""
+    import re
+
+    url = postgres_server.new_database()
+    missing = _handbook(url)
+    servers = [_serve(url), _serve(url)]
+    try:
+        for proc, base in servers:
+            _ready(proc, base)
+        with KnowledgeBase.open(url) as kb:
+            from citebound.models.embedder import MODEL_NAME
+
+            _until(lambda: not kb.missing_vectors(MODEL_NAME), what="the vectors")
+        for _, base in servers:
+            body = _until(lambda b=base: (lambda r: r if r["sources"] and all(d > 0 for d in _dense_of(r)) else None)(
+                httpx.post(f"{b}/v1/ask", json=QUESTION, timeout=120).json()), what="dense scores on each server")
+            assert body["sources"]
+    finally:
+        logs = [_stop(proc) for proc, _ in servers]
+    embedded = [int(n) for log in logs for n in re.findall(r"embedded (\d+) chunk texts in the background", log)]
+    assert sum(embedded) == missing, logs  # no text embedded twice
