@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from citebound.db import Migrations, execute_script
+from citebound.kb.textcodec import pack
 
 migration = Migrations("_migrations")
 MIGRATIONS = migration.steps
@@ -125,6 +126,129 @@ def m007_postgres_vector_index(db: Any) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS vectors_hnsw_minilm ON vectors USING hnsw "
                "((vec::vector(384)) vector_cosine_ops) WHERE model = 'all-MiniLM-L6-v2-int8'")
     db.execute("CREATE INDEX IF NOT EXISTS chunks_by_hash ON chunks(content_hash)")
+
+
+@migration
+def m008_compact_store(db: Any) -> None:
+    """Less disk and one cheap read per retrieved chunk (issue 13, docs/scaling.md):
+
+    - a version's text is stored compressed (`versions.body`, `citebound.kb.textcodec`), with its length
+      in characters (`versions.chars`); chunks are still [start, end) of it, sliced in Python now;
+    - each chunk records the latest version that contains it (`chunks.version`), which a retrieved
+      chunk is cited from: no per-chunk MAX over `version_chunks` at query time, and that table's
+      index by chunk id goes; so does the index of chunks by content hash (nothing looks chunks up
+      by it: vectors are joined from the chunk side);
+    - SQLite: documents, chunks and version_chunks are WITHOUT ROWID, so each key is stored once instead
+      of in the table and again in its primary-key index (versions keeps its rowid: rows over about
+      1 kB, common here, spill out of a WITHOUT ROWID page and left a quarter of its pages empty). The
+      store runs VACUUM once this migration has run (`store._connect`), so an existing file shrinks too.
+
+    Nothing is dropped before its data is copied, all in the one transaction of this migration: a
+    process killed halfway leaves the old schema as it was. A database whose versions already have a
+    `body` is left as it is (working copies of this change ran it as `m006_compact_store` before m007
+    shipped)."""
+    if _has_column(db, "versions", "body"):
+        return
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        execute_script(db, """
+            ALTER TABLE versions ADD COLUMN body BLOB;
+            ALTER TABLE versions ADD COLUMN chars INTEGER;
+        """)
+        for rows in _version_pages(db):
+            db.executemany("UPDATE versions SET body = ?, chars = ? WHERE doc_id = ? AND version = ?",
+                           [(pack(text), len(text), doc_id, version) for doc_id, version, text in rows])
+        execute_script(db, f"""
+            ALTER TABLE versions ALTER COLUMN body SET NOT NULL;
+            ALTER TABLE versions ALTER COLUMN chars SET NOT NULL;
+            ALTER TABLE versions DROP COLUMN text;
+            ALTER TABLE chunks ADD COLUMN version INTEGER;
+            UPDATE chunks c SET version = {_LATEST_VERSION};
+            ALTER TABLE chunks ALTER COLUMN version SET NOT NULL;
+            DROP INDEX chunks_hash;
+            DROP INDEX version_chunks_chunk;
+        """)
+        return
+    db.execute("PRAGMA defer_foreign_keys = ON")  # chunks are copied before the rows that refer to them
+    execute_script(db, f"""
+        CREATE TABLE documents_new (
+            doc_id TEXT PRIMARY KEY,
+            current_version INTEGER NOT NULL,
+            status TEXT NOT NULL DEFAULT 'active',
+            source TEXT,
+            updated_revision INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE versions_new (
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            content_hash TEXT NOT NULL,
+            body BLOB NOT NULL,
+            chars INTEGER NOT NULL,
+            source TEXT,
+            ingested_at REAL NOT NULL,
+            revision INTEGER NOT NULL,
+            PRIMARY KEY (doc_id, version)
+        );
+        CREATE TABLE chunks_new (
+            chunk_id TEXT PRIMARY KEY,
+            doc_id TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            content_hash TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE version_chunks_new (
+            doc_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            ord INTEGER NOT NULL,
+            chunk_id TEXT NOT NULL REFERENCES chunks_new(chunk_id),
+            PRIMARY KEY (doc_id, version, ord)
+        ) WITHOUT ROWID;
+        INSERT INTO documents_new (doc_id, current_version, status, source, updated_revision)
+            SELECT doc_id, current_version, status, source, updated_revision FROM documents ORDER BY doc_id;
+        INSERT INTO chunks_new (chunk_id, doc_id, start, "end", version, content_hash)
+            SELECT c.chunk_id, c.doc_id, c.start, c."end", {_LATEST_VERSION}, c.content_hash
+            FROM chunks c ORDER BY c.chunk_id;
+        INSERT INTO version_chunks_new (doc_id, version, ord, chunk_id)
+            SELECT doc_id, version, ord, chunk_id FROM version_chunks ORDER BY doc_id, version, ord;
+    """)
+    for rows in _version_pages(db):
+        db.executemany(
+            "INSERT INTO versions_new (doc_id, version, content_hash, body, chars, source, ingested_at, revision) "
+            "SELECT doc_id, version, content_hash, ?, ?, source, ingested_at, revision FROM versions "
+            "WHERE doc_id = ? AND version = ?", [(pack(text), len(text), doc_id, version) for doc_id, version, text in rows])
+    execute_script(db, """
+        DROP TABLE version_chunks;
+        DROP TABLE chunks;
+        DROP TABLE versions;
+        DROP TABLE documents;
+        ALTER TABLE documents_new RENAME TO documents;
+        ALTER TABLE versions_new RENAME TO versions;
+        ALTER TABLE chunks_new RENAME TO chunks;
+        ALTER TABLE version_chunks_new RENAME TO version_chunks;
+        CREATE INDEX documents_revision ON documents(updated_revision);
+    """)
+
+
+# the latest version of its document that has chunk `c` (0 for a chunk in no version: never cited)
+_LATEST_VERSION = "COALESCE((SELECT MAX(vc.version) FROM version_chunks vc WHERE vc.chunk_id = c.chunk_id), 0)"
+
+
+def _has_column(db: Any, table: str, column: str) -> bool:
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        return db.execute("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                          "AND table_name = ? AND column_name = ?", (table, column)).fetchone() is not None
+    return any(row[1] == column for row in db.execute(f"PRAGMA table_info({table})"))
+
+
+def _version_pages(db: Any, page: int = 2000):
+    """Lists of (doc_id, version, text) of every stored version, `page` at a time in key order."""
+    sql = "SELECT doc_id, version, text FROM versions {} ORDER BY doc_id, version LIMIT ?"
+    rows = db.execute(sql.format(""), (page,)).fetchall()
+    while rows:
+        yield rows
+        doc_id, version = rows[-1][0], rows[-1][1]
+        rows = db.execute(sql.format("WHERE doc_id > ? OR (doc_id = ? AND version > ?)"),
+                          (doc_id, doc_id, version, page)).fetchall()
 
 
 def migrate(db: Any) -> list[str]:

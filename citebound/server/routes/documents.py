@@ -96,7 +96,7 @@ def _documents(service: Any, include_removed: bool) -> dict[str, Any]:
         kb = service.kb
         versions: dict[str, list[dict[str, Any]]] = {}
         for doc_id, version, digest, at, chars in kb.db.execute(
-                "SELECT doc_id, version, content_hash, ingested_at, length(text) FROM versions ORDER BY doc_id, version"):
+                "SELECT doc_id, version, content_hash, ingested_at, chars FROM versions ORDER BY doc_id, version"):
             versions.setdefault(doc_id, []).append({"version": version, "content_hash": digest,
                                                     "ingested_at": at, "characters": chars})
         docs = [{"doc_id": d.doc_id, "current_version": d.current_version, "status": d.status,
