@@ -208,7 +208,35 @@ def phase_ingest(args) -> dict:
         "peak_rss_mb": peak_rss_mb(),
         "disk_mb": {"total": du_mb(kb_dir), "sqlite": round(sum(
             p.stat().st_size for p in kb_dir.glob("kb.sqlite3*")) / 2**20, 1), "bm25": du_mb(kb_dir / "bm25")},
+        "disk_breakdown": disk_breakdown(kb_dir),
     }
+
+
+def disk_breakdown(kb_dir: Path) -> dict:
+    """What the KB's bytes are: each SQLite table and index (`dbstat`: pages, and how much of them is
+    payload and unused), free pages, the WAL, the BM25 index, and the version texts stored vs raw."""
+    import sqlite3
+
+    mb = lambda n: round(n / 2**20, 2)  # noqa: E731
+    db = kb_dir / "kb.sqlite3"
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    objects = {name: {"mb": mb(size), "payload_mb": mb(payload), "unused_mb": mb(unused)}
+               for name, size, payload, unused in con.execute(
+                   "SELECT name, SUM(pgsize), SUM(payload), SUM(unused) FROM dbstat GROUP BY name ORDER BY 2 DESC")
+               if size > 4096}
+    page = con.execute("PRAGMA page_size").fetchone()[0]
+    columns = {r[1] for r in con.execute("PRAGMA table_info(versions)")}
+    stored = "body" if "body" in columns else "text"
+    texts = con.execute(f"SELECT SUM(LENGTH(CAST({stored} AS BLOB))), "
+                        f"SUM({'chars' if stored == 'body' else 'LENGTH(text)'}) FROM versions").fetchone()
+    out = {"sqlite_objects": objects, "free_pages_mb": mb(con.execute("PRAGMA freelist_count").fetchone()[0] * page),
+           "version_text": {"stored_mb": mb(texts[0] or 0), "characters": texts[1] or 0, "column": stored},
+           "vectors": con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]}
+    con.close()
+    wal = db.with_name(db.name + "-wal")
+    out["wal_mb"] = mb(wal.stat().st_size) if wal.exists() else 0.0
+    out["bm25_mb"] = du_mb(kb_dir / "bm25")
+    return out
 
 
 def phase_tantivy(args) -> dict:
@@ -326,6 +354,10 @@ def phase_queries(args) -> dict:
     bm25 = Retriever(kb, mode="bm25", progress=False)
     out["bm25_retrieve"] = latencies(lambda q: bm25.retrieve(q, k=10), queries)
     out["bm25_index_search"] = latencies(lambda q: kb.bm25.search(q, 10), queries)
+    # the same three, query by query in one loop (order rotated), so that they share the machine's load
+    out["bm25_paired"] = paired({"tantivy_direct": tantivy_direct(args.work / "tantivy"),
+                                 "bm25_retrieve": lambda q: bm25.retrieve(q, k=10),
+                                 "bm25_index_search": lambda q: kb.bm25.search(q, 10)}, queries)
     for mode in ("dense", "hybrid"):
         r = Retriever(kb, mode=mode, progress=False, embed_at_query=0)
         with Timer() as load:
@@ -340,6 +372,44 @@ def phase_queries(args) -> dict:
     out["peak_rss_mb"] = peak_rss_mb()
     kb.close()
     del np
+    return out
+
+
+def tantivy_direct(folder: Path):
+    """A search function over the index `phase_tantivy` built, as `retrieval_bench.run_tantivy` searches."""
+    import tantivy
+
+    from citebound.kb.bm25_index import ANALYZER, build_analyzer
+
+    index = tantivy.Index.open(str(folder))
+    analyzer = build_analyzer()
+    index.register_tokenizer(ANALYZER, analyzer)
+    index.reload()
+    searcher, schema = index.searcher(), index.schema
+
+    def search(q: str) -> list[str]:
+        query = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "body", t)) for t in analyzer.analyze(q)])
+        return [searcher.doc(a)["id"][0] for _, a in searcher.search(query, 10, count=False).hits]
+
+    return search
+
+
+def paired(fns: dict, queries: list[str]) -> dict:
+    """p50/p95 of each function over the same queries, timed in one loop: per query each function once,
+    the order rotating from query to query; the ratio of p50s is the load-fair comparison."""
+    names = list(fns)
+    for fn in fns.values():
+        fn(queries[0])  # untimed
+    times: dict[str, list[float]] = {n: [] for n in names}
+    for i, q in enumerate(queries):
+        for name in names[i % len(names):] + names[: i % len(names)]:
+            t = time.perf_counter()
+            fns[name](q)
+            times[name].append((time.perf_counter() - t) * 1000)
+    out = {n: pct(v) for n, v in times.items()}
+    base = out[names[0]]["p50_ms"]
+    out["p50_ratio_vs_" + names[0]] = {n: ratio(out[n]["p50_ms"], base) for n in names[1:]}
     return out
 
 
@@ -476,6 +546,7 @@ def main() -> None:
     result["ratios"] = {
         "bm25_query_vs_tantivy": ratio(q["bm25_retrieve"]["p50_ms"], tan["query"]["p50_ms"]),
         "bm25_index_search_vs_tantivy": ratio(q["bm25_index_search"]["p50_ms"], tan["query"]["p50_ms"]),
+        "bm25_query_vs_tantivy_paired": q["bm25_paired"]["p50_ratio_vs_tantivy_direct"]["bm25_retrieve"],
         "bm25_build_vs_tantivy": ratio(ing["bm25_index_s"], tan["build_s"]),
         "ingest_vs_tantivy_build": ratio(ing["ingest_s"], tan["build_s"]),
         "disk_vs_tantivy": ratio(ing["disk_mb"]["total"], tan["disk_mb"]),
