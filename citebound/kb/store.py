@@ -318,8 +318,10 @@ class KnowledgeBase:
                 "JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
                 "JOIN version_chunks vc ON vc.doc_id = v.doc_id AND vc.version = v.version "
                 "WHERE d.updated_revision > ?", (at, at))}
-            rows = db.execute(_active(_ACTIVE_ROWS, "AND d.updated_revision > ?"), (at,)).fetchall()
-        return [(cid, text) for cid, text, _ in _sliced(rows)], deletes, revision, False
+            # streamed, not fetched: each row carries its version's compressed text
+            rows = db.execute(_active(_ACTIVE_ROWS, "AND d.updated_revision > ?"), (at,))
+            adds = [(cid, text) for cid, text, _ in _sliced(rows)]
+        return adds, deletes, revision, False
 
     # -- ingest ---------------------------------------------------------------------------------------
     def ingest(
