@@ -173,7 +173,7 @@ class Bm25Index:
         self._searcher = None
 
     def search(self, query: str, limit: int = 100) -> list[tuple[str, float]]:
-        """Top `limit` (chunk_id, bm25 score) for `query`, best first."""
+        """Top `limit` (chunk_id, bm25 score) for `query`, best first (ties by chunk id)."""
         import tantivy
 
         terms = self.analyze(query)
@@ -184,7 +184,8 @@ class Bm25Index:
         )
         searcher = self.searcher()
         result = searcher.search(q, limit, count=False)
-        out = []
-        for score, address in result.hits:
-            out.append((searcher.doc(address)["chunk_id"][0], float(score)))
+        out = [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in result.hits]
+        # equal scores in chunk-id order: tantivy returns ties in segment order, which depends on when
+        # the index committed, so two stores (or two ingests) of the same documents would rank them apart
+        out.sort(key=lambda hit: (-hit[1], hit[0]))
         return out
