@@ -8,7 +8,7 @@
 #    shipped model; resumable (rows already written are kept);
 # 2. the shipped model's float weights recovered from its int8 ONNX file (training/recover_weights.py);
 # 3. fine-tuning from them on the SQuAD 2.0 dev fit half + the techdocs dev fit pages (1.5 epochs planned,
-#    cut by a 22-minute budget: the shipped run did 70 of 274 steps on a loaded 2-core machine; a faster
+#    cut by a 22-minute budget: run B of 2026-12-01 did 70 of 274 steps on a loaded 2-core machine; a faster
 #    machine does more, so its model differs);
 # 4. int8 export to a candidate path, both held-out sets rescored with it, and the threshold chosen on
 #    them (mean balanced accuracy of the two sets) for the candidate and for the shipped model.
@@ -16,7 +16,8 @@
 # Never reads a test split. Held out from training: SQuAD paragraphs with sha1("squad2:" + id)[0] even,
 # techdocs pages with sha1("techdocs:" + page)[0] even (citebound/evaluate/splits.py). Replacing the
 # shipped model is a decision made on those figures and the `eval qa` runs in docs/benchmarks.md, not
-# here: the script stops at the comparison. Needs .venv-train (training/README.md) and .venv.
+# here: the script stops at the comparison (B did not beat the shipped model on held-out dev: not shipped,
+# docs/benchmarks.md). Needs .venv-train (training/README.md) and .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=training/out/answerability
