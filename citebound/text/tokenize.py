@@ -17,6 +17,15 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CONTRACTED_NEGATION = re.compile(r"(?:[^\W_]+['’])*[^\W_]*n['’]t(?:['’][^\W_]+)*")
 
 
+_CLAUSE_TOKEN = re.compile(_WORD.pattern + r"|[.,;:!?()\[\]\"“”]")
+
+
+def clause_tokens(text: str) -> list[str]:
+    """Case-folded words (curly apostrophes read as ') and the punctuation that ends a clause, in order:
+    what the negation and comparison rules read a scope or a side from."""
+    return [t.casefold().replace("’", "'") for t in _CLAUSE_TOKEN.findall(text)]
+
+
 def is_contracted_negation(tok: str) -> bool:
     """Whether a case-folded token is a contracted negation that reads as "not": `cannot`, a word
     ending in n't (`doesn't`), or one with a possessive or other clitic after the n't (`isn't's`,

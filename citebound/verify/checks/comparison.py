@@ -32,12 +32,12 @@ from dataclasses import dataclass
 
 from citebound.text.numbers import AMBIGUOUS_WORDS, SCALES, TENS, UNITS
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import is_contracted_negation
+from citebound.text.tokenize import clause_tokens, is_contracted_negation
 
 _DIMENSIONS: dict[str, tuple[str, int]] = {}
 for _dim, _up, _down in (
     ("speed", "faster quicker speedier", "slower"),
-    ("height", "higher taller", "lower shorter_h"),
+    ("height", "higher taller", "lower"),  # "shorter" is read as length
     ("size", "larger bigger greater", "smaller lesser"),
     ("quality", "better", "worse"),
     ("age", "older elder", "younger newer"),
@@ -58,7 +58,7 @@ for _dim, _up, _down in (
     ("frequency", "frequenter", "rarer"),
 ):
     _DIMENSIONS.update({w: (_dim, +1) for w in _up.split()})
-    _DIMENSIONS.update({w: (_dim, -1) for w in _down.split() if "_" not in w})
+    _DIMENSIONS.update({w: (_dim, -1) for w in _down.split()})
 # "more expensive" is "costlier"; other adjectives after more/less are their own dimension
 _MORE_ADJECTIVES = {"expensive": ("price", +1), "costly": ("price", +1), "difficult": ("difficulty", +1),
                     "dangerous": ("risk", +1), "risky": ("risk", +1), "frequent": ("frequency", +1),
@@ -70,7 +70,6 @@ _NOT_COMPARATIVES = frozenset({"other", "rather", "whether", "together", "either
 _CLAUSE_BREAKS = frozenset({"but", "however", "although", "though", "while", "whereas", "which", "who", "because",
                             "since", "unless", "and", "so", "if", "when", "where", "then", "whose"})  # fmt: skip
 _NEGATION_CUES = frozenset({"not", "no", "never", "cannot", "nor", "neither"})
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[.,;:!?()\[\]\"“”]")
 _HAS_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 _LOOK_BACK = 5  # tokens between a comparative and "than": "more often on Sundays than"
 _SIDE_MAX = 10
@@ -122,7 +121,7 @@ def comparisons(text: str) -> list[Comparison]:
     """The `… COMPARATIVE … than …` comparisons of `text` this rule can read."""
     if not _HAS_THAN.search(text):
         return []
-    toks = [t.casefold().replace("’", "'") for t in _TOKEN.findall(text)]
+    toks = clause_tokens(text)
     found = []
     for than, tok in enumerate(toks):
         if tok != "than":
@@ -168,7 +167,7 @@ def comparison_conflicts(claim: str, evidence: str) -> list[str]:
     stated = comparisons(evidence)
     out = []
     for c in claimed:
-        agrees, conflict = False, None
+        agrees, conflict, conflict_orientation = False, None, 0
         for e in stated:
             if e.dimension != c.dimension:
                 continue
@@ -178,8 +177,8 @@ def comparison_conflicts(claim: str, evidence: str) -> list[str]:
             if c.direction == e.direction * orientation:
                 agrees = True
             elif conflict is None:
-                conflict = e
+                conflict, conflict_orientation = e, orientation
         if conflict is not None and not agrees:
-            how = "compares the other way round" if _orientation(c, conflict) < 0 else "says the opposite"
+            how = "compares the other way round" if conflict_orientation < 0 else "says the opposite"
             out.append(f"the source {how}: {conflict.phrase!r} where the claim says {c.phrase!r}")
     return out

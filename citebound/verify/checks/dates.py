@@ -37,8 +37,8 @@ _IRREGULAR_PAST = frozenset({"began", "begun", "became", "built", "bought", "cam
                              "gave", "grew", "held", "joined", "knew", "led", "left", "lost", "made", "met", "ran",
                              "rose", "sold", "sent", "set", "shot", "spent", "stood", "struck", "took", "taught",
                              "told", "went", "won", "wrote", "written", "born", "sank", "shut", "split", "quit",
-                             "paid", "laid", "hit", "cut", "put", "read", "won", "drew", "drove", "broke", "chose",
-                             "froze", "spoke", "stole", "swore", "tore", "wore", "sang", "began"})  # fmt: skip
+                             "paid", "laid", "hit", "cut", "put", "read", "drew", "drove", "broke", "chose",
+                             "froze", "spoke", "stole", "swore", "tore", "wore", "sang"})  # fmt: skip
 _TOKEN = re.compile(r"[^\W_]+|[.,;:!?()\[\]\"“”]")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _GAP = 3  # linking words between an event and its date

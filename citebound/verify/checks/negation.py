@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "nobody", "nothing", "nowhere"})
 NEGATION_FACTOR = 0.5
@@ -47,7 +47,6 @@ _BEFORE_NOT_A_CUE = frozenset({"or", "whether", "if"})
 _CLAUSE_BREAKS = frozenset({"but", "however", "although", "though", "while", "whereas", "which", "who", "whom",
                             "whose", "because", "since", "unless", "except", "instead", "rather", "yet", "and",
                             "so", "if", "when", "where", "than", "then"})  # fmt: skip
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[.,;:!?()\[\]\"“”]")
 _HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable)\b|n['’]t\b", re.IGNORECASE)
 
 
@@ -80,7 +79,7 @@ def _content(tok: str) -> bool:
 def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """(negated, plain): the content-word stems `text` negates and those it states outside any
     negation, each mapped to how it is written (for reasons: "'cannot' before 'returned'")."""
-    toks = [t.casefold().replace("’", "'") for t in _TOKEN.findall(text)]
+    toks = clause_tokens(text)
     negated: dict[str, str] = {}
     in_scope: set[int] = set()
     for i, tok in enumerate(toks):

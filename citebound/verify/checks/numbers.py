@@ -40,6 +40,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 from citebound.text.numbers import _NUMBER_WORDS, Number, NumberMention, canonical, mention_units, unit_of
 from citebound.text.sentences import sentence_spans
@@ -147,7 +148,7 @@ def _after(text: str, pos: int, limit: int, stop: int) -> list[re.Match[str]]:
 
 def dimension(words: Sequence[str]) -> str | None:
     """The dimension named by the word right after a unit among `words` ("330 metres tall" -> height)."""
-    for prev, word in zip(words, words[1:]):
+    for prev, word in pairwise(words):
         if unit_of(prev) is not None:
             return DIMENSIONS.get(word.casefold())
     return None
@@ -336,6 +337,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         c_start, c_end = next(((a, b) for a, b in claim_sentences if a <= mention.start < b), (0, len(claim)))
         run = frozenset(map(word_stem, wanted.words))
         context = claim_words(claim[c_start:c_end], word_stem) - run
+        claimed_change = changed_by(claim, mention.start) if mention.kind != "year" else None  # not "by 2030"
+        all_claim_words = claim_words(claim, word_stem) if claimed_change else frozenset()
         failures: list[tuple[int, str]] = []
         passed: list[int] = []
         for i in candidates:
@@ -362,10 +365,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 # "330 metres wide" is not stated by "330 metres tall": the same unit, another measure
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not {' '.join(wanted.words)!r}"))
                 continue
-            claimed_change = changed_by(claim, mention.start) if mention.kind != "year" else None  # "by 2030"
             got_change = changed_by(source, found.start) if claimed_change else None
             if claimed_change and got_change and claimed_change[0] not in got_change[1] and claimed_change[0] in words \
-                    and got_change[0] not in claim_words(claim, word_stem):  # type: ignore[operator]
+                    and got_change[0] not in all_claim_words:  # type: ignore[operator]
                 # "reduced mortality by 30 %" is not stated by "reduced hospital stays by 30 % ... mortality":
                 # what changed by this amount is named with it; "Mortality was reduced by 30 %" (the
                 # source's thing is the claim's) and "sea levels by 7 m" / "sea level would rise by 7 m"
