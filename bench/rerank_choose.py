@@ -9,8 +9,10 @@ Queries: SciFact train queries with `citebound.evaluate.splits.is_rerank_dev_que
 at every candidate depth from one scoring pass (`citebound.evaluate.retrieval_eval.evaluate_reranking`),
 with the added latency measured per query.
 
-The rule, fixed before any run:
-- depth: the smallest depth whose nDCG@10 is within `--tolerance` (0.005) of the best depth's;
+The rule, fixed before any run (the way of combining added 2026-12-01, before the trained reranker's run):
+- way of combining (`--combines`, "replace" and "rrf": the reranker's order alone, or fused with the
+  hybrid order) and depth: the best nDCG@10 over all (way, depth) is found; then the smallest depth
+  whose nDCG@10 is within `--tolerance` (0.005) of it, "replace" before "rrf" at equal depth;
 - `ask` reranks by default when, at that depth, nDCG@10 beats hybrid by at least `--min-gain` (0.01)
   and the median CPU time it adds per query is at most `--budget-ms` (250 ms: `ask` aims at p50 < 300
   ms in a warm process, issue 14 part 2, so reranking may not take all of it). CPU time, not wall
@@ -41,11 +43,14 @@ def choose(results: list[dict], tolerance: float, min_gain: float, budget_ms: fl
     hybrid = results[0]
     reranked = results[1:]
     best = max(r["ndcg@10"] for r in reranked)
-    pick = min((r for r in reranked if r["ndcg@10"] >= best - tolerance), key=lambda r: r["rerank_depth"])
+    ways = {"replace": 0, "rrf": 1}
+    pick = min((r for r in reranked if r["ndcg@10"] >= best - tolerance),
+               key=lambda r: (r["rerank_depth"], ways.get(r.get("rerank_combine", "replace"), 2)))
     gain = round(pick["ndcg@10"] - hybrid["ndcg@10"], 4)
     on = gain >= min_gain and pick["rerank_cpu_ms_p50"] <= budget_ms
     return {
         "rerank_depth": pick["rerank_depth"],
+        "rerank_combine": pick.get("rerank_combine", "replace"),
         "rerank_by_default": on,
         "ndcg@10_gain_over_hybrid": gain,
         "added_cpu_ms_p50": pick["rerank_cpu_ms_p50"],
@@ -61,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--model", type=Path, default=None, help="ONNX cross-encoder (default: the bundled reranker)")
     ap.add_argument("--depths", default=",".join(map(str, DEPTHS)))
+    ap.add_argument("--combines", default="replace,rrf", help="ways of combining to compare (comma-separated)")
+    ap.add_argument("--max-windows", type=int, default=None, help="windows scored per chunk (default: all)")
     ap.add_argument("--tolerance", type=float, default=0.005)
     ap.add_argument("--min-gain", type=float, default=0.01)
     ap.add_argument("--budget-ms", type=float, default=250.0)
@@ -70,14 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     held_out = [q for q in beir.queries if is_rerank_dev_query(q)]
     t0 = time.time()
     results = evaluate_reranking(args.data, split="train", depths=[int(d) for d in args.depths.split(",")],
-                                 model_path=args.model, queries=held_out, progress=sys.stderr.isatty())
+                                 model_path=args.model, queries=held_out, progress=sys.stderr.isatty(),
+                                 combines=args.combines.split(","), max_windows=args.max_windows)
     summary = [{k: v for k, v in r.items() if k != "per_query"} for r in results]
     choice = choose(results, args.tolerance, args.min_gain, args.budget_ms)
     print(f"{beir.name} train, {len(held_out)} held-out queries, reranker {summary[1]['reranker']}")
-    print(f"{'mode':<16}{'depth':>6}{'nDCG@10':>9}{'R@10':>8}{'MRR@10':>8}{'wall ms p50':>12}{'p95':>7}"
+    print(f"{'mode':<16}{'way':>8}{'depth':>6}{'nDCG@10':>9}{'R@10':>8}{'MRR@10':>8}{'wall ms p50':>12}{'p95':>7}"
           f"{'CPU ms p50':>11}{'p95':>7}")
     for r in summary:
-        print(f"{r['mode']:<16}{r.get('rerank_depth', ''):>6}{r['ndcg@10']:>9.4f}{r['recall@10']:>8.4f}"
+        print(f"{r['mode']:<16}{r.get('rerank_combine', ''):>8}{r.get('rerank_depth', ''):>6}{r['ndcg@10']:>9.4f}{r['recall@10']:>8.4f}"
               f"{r['mrr@10']:>8.4f}{r.get('rerank_ms_p50', 0):>12.0f}{r.get('rerank_ms_p95', 0):>7.0f}"
               f"{r.get('rerank_cpu_ms_p50', 0):>11.0f}{r.get('rerank_cpu_ms_p95', 0):>7.0f}")
     print("choice:", json.dumps(choice))

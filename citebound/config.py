@@ -22,6 +22,8 @@ MAX_QUESTION_CHARS = 4000
 # the reranker was not trained on (docs/benchmarks.md, "Reranking").
 RERANK = False
 RERANK_DEPTH = 20
+RERANK_COMBINE = "replace"  # "replace": the reranker's order; "rrf": fused with the fused order
+RERANK_MAX_WINDOWS: int | None = None  # sentence windows scored per chunk (None: all; max taken)
 
 # -- verification ----------------------------------------------------------------------------------
 # Score a claim needs for `supported` with the rule-based checkers; aims at precision of "supported".

@@ -97,6 +97,12 @@ def register(app: typer.Typer) -> None:
                                          "rescores, comma-separated (one result per depth)."),
         reranker_model: Optional[Path] = typer.Option(None, "--reranker-model", help="hybrid+rerank: an ONNX "
                                                       "cross-encoder (question, text) (default: the bundled reranker)."),
+        rerank_combine: str = typer.Option("replace", "--rerank-combine", help="hybrid+rerank: how the reranker's "
+                                           "order is used, comma-separated: replace (its order) and/or rrf (fused "
+                                           "with the hybrid order); one result per depth and way."),
+        rerank_windows: Optional[int] = typer.Option(None, "--rerank-windows", min=1, help="hybrid+rerank: sentence "
+                                                     "windows scored per chunk, those sharing most words with the "
+                                                     "question (default: config.RERANK_MAX_WINDOWS; all)."),
     ) -> None:
         """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
         from citebound.evaluate.retrieval_eval import (
@@ -109,7 +115,9 @@ def register(app: typer.Typer) -> None:
         with executor(ray, workers) as runner:
             if mode == "hybrid+rerank":
                 results = evaluate_reranking(data, split=split, depths=parse_depths(rerank_depth), model_path=reranker_model,
-                                             gain=gain, rrf_k=rrf_k, progress=True, executor=runner)
+                                             gain=gain, rrf_k=rrf_k, progress=True, executor=runner,
+                                             combines=[c.strip() for c in rerank_combine.split(",") if c.strip()],
+                                             max_windows=rerank_windows)
             else:
                 results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True,
                                               executor=runner) for m in modes]
@@ -121,7 +129,7 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo(json.dumps(summary, sort_keys=True))
                 continue
-            at = f" at depth {summary['rerank_depth']}" if "rerank_depth" in summary else ""
+            at = (f" at depth {summary['rerank_depth']} ({summary['rerank_combine']})" if "rerank_depth" in summary else "")
             typer.echo(
                 f"{summary['data']} {split} ({summary['queries']} queries), mode {summary['mode']}{at}, nDCG gain {gain}: "
                 + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))

@@ -104,28 +104,32 @@ def evaluate_retrieval(
 
 @dataclass(frozen=True, slots=True)
 class RerankSpec:
-    """What a worker needs to rerank as this process does: the model file and the depths reported."""
+    """What a worker needs to rerank as this process does: the model file, the depths and the ways of
+    combining the two orders reported (`citebound.retrieval.rerank.COMBINE_MODES`), and the windows
+    scored per chunk."""
 
     model: str | None
     depths: tuple[int, ...]
+    combines: tuple[str, ...] = ("replace",)
+    max_windows: int | None = None
 
 
 def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
     def build():  # noqa: ANN202
         from citebound.retrieval.rerank import CrossEncoderReranker
 
-        return CrossEncoderReranker(spec.model, depth=max(spec.depths)).warm_up()
+        return CrossEncoderReranker(spec.model, depth=max(spec.depths), max_windows=spec.max_windows or None).warm_up()
 
     return worker_state(spec, build)
 
 
 def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, np.ndarray | None]]) -> list[dict]:
     """For each (query text, vector or None): the fused document ranking (`hybrid`), and at each rerank
-    depth d the ranking with the first d fused chunks reordered by the reranker (`runs[d]`) and the
+    depth d and way of combining c the ranking with the first d fused chunks reordered (`runs[(c, d)]`) and the
     seconds that reranking added (`seconds[d]`, wall time: fetching the d chunks' texts, then scoring them
     one pair per model call, as `ask` does; `cpu_seconds[d]`: this process's CPU time for the same);
     `windows`: sentence windows per reranked chunk. What a worker runs."""
-    from citebound.retrieval.rerank import order_by_scores
+    from citebound.retrieval.rerank import reorder
 
     kb, retriever, chunk_doc = _ranker(spec)
     reranker = _reranker(rerank)
@@ -143,7 +147,8 @@ def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, 
         scores = [score for score, _, _ in timed]
         out.append({
             "hybrid": collapse_to_documents([chunk_doc[c] for c in ids]),
-            "runs": {d: collapse_to_documents([chunk_doc[c] for c in order_by_scores(ids, scores, d)]) for d in rerank.depths},
+            "runs": {(how, d): collapse_to_documents([chunk_doc[c] for c in reorder(ids, scores, d, how)])
+                     for how in rerank.combines for d in rerank.depths},
             "seconds": {d: fetch[d][0] + sum(t[1] for t in timed[:d]) for d in rerank.depths},
             "cpu_seconds": {d: fetch[d][1] + sum(t[2] for t in timed[:d]) for d in rerank.depths},
             "windows": [len(reranker.windows(text, t)) for t in head if t],
@@ -165,8 +170,11 @@ def evaluate_reranking(
     progress: bool = True,
     executor: Executor | None = None,
     queries: Collection[str] | None = None,
+    combines: Sequence[str] = ("replace",),
+    max_windows: int | None = None,
 ) -> list[dict]:
-    """`hybrid`, then `hybrid+rerank` at each depth in `depths`, from one hybrid ranking per query.
+    """`hybrid`, then `hybrid+rerank` at each depth in `depths` and each way of combining in `combines`
+    (`citebound.retrieval.rerank.COMBINE_MODES`), from one hybrid ranking and one scoring pass per query.
 
     The reranker (`citebound.retrieval.rerank.CrossEncoderReranker`: `model_path`, else the bundled
     model or CITEBOUND_RERANKER_MODEL) scores each query's top max(depths) fused chunks once; at depth d
@@ -179,7 +187,12 @@ def evaluate_reranking(
     wanted = sorted({d for d in depths})
     if not wanted or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in wanted):
         raise InputError(f"rerank depths must be positive integers, got {list(depths)!r}")
-    rerank = RerankSpec(None if model_path is None else str(model_path), tuple(wanted))
+    from citebound.retrieval.rerank import COMBINE_MODES
+
+    how = tuple(dict.fromkeys(combines))
+    if not how or any(c not in COMBINE_MODES for c in how):
+        raise InputError(f"combine must be among {', '.join(COMBINE_MODES)}, got {list(combines)!r}")
+    rerank = RerankSpec(None if model_path is None else str(model_path), tuple(wanted), how, max_windows)
     reranker = _reranker(rerank)  # a missing model fails here, before the KB is built
     job = _Job(data, split, "hybrid", depth, rrf_k, chunk_size, overlap, progress, queries)
     try:
@@ -189,11 +202,13 @@ def evaluate_reranking(
         query_s = time.perf_counter() - t1
         results = [job.result({q: r["hybrid"] for q, r in zip(job.qids, rows)}, "hybrid", gain, metrics, query_s, executor)]
         windows = [w for r in rows for w in r["windows"]]
-        for d in wanted:
+        for c, d in ((c, d) for c in how for d in wanted):
             results.append({
-                **job.result({q: r["runs"][d] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
+                **job.result({q: r["runs"][(c, d)] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
                              query_s, executor),
                 "rerank_depth": d,
+                "rerank_combine": c,
+                "rerank_max_windows": reranker.max_windows,
                 "reranker": str(reranker.encoder.model_path),
                 **_milliseconds("rerank_ms", [r["seconds"][d] for r in rows]),
                 **_milliseconds("rerank_cpu_ms", [r["cpu_seconds"][d] for r in rows]),
@@ -274,7 +289,8 @@ def write_retrieval_report(path: str | os.PathLike[str], results: list[dict]) ->
     from citebound.evaluate.report import Plot, Section, write_report
 
     summary = [{k: v for k, v in r.items() if k != "per_query"} for r in results]
-    labels = [f"{r['data']}/{r['mode']}" + (f"@{r['rerank_depth']}" if "rerank_depth" in r else "") for r in results]
+    labels = [f"{r['data']}/{r['mode']}" + (f"@{r['rerank_depth']}" if "rerank_depth" in r else "")
+              + (f" {r['rerank_combine']}" if r.get("rerank_combine", "replace") != "replace" else "") for r in results]
     gains = sorted({r["gain"] for r in results})
     sections = [
         Section(

@@ -18,8 +18,10 @@ aggregation) — never the first 128 tokens alone. Sentences that address the re
 left out of what the model reads, as the verifier does (`citebound.text.injection.without_instructions`):
 a source must not be able to talk its way up the ranking.
 
-`rerank` rescores the first `depth` candidates it is given, orders them by that score (ties keep the
-fused order) and keeps any further candidates after them in fused order.
+`rerank` rescores the first `depth` candidates it is given, orders them (`combine`: "replace" by the
+reranker's score alone, ties keeping the fused order; "rrf" by reciprocal-rank fusion of the fused order
+and the reranker's order, so a chunk both rankers put high stays high and neither can bury what the
+other is sure of) and keeps any further candidates after them in fused order.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from citebound.types import Hit
 
 DEFAULT_MODEL = RERANKER_DIR / "model.onnx"
 SCORE_KEY = "rerank"
+COMBINE_MODES = ("replace", "rrf")
 T = TypeVar("T")
 
 
@@ -55,7 +58,8 @@ class CrossEncoderReranker:
     `model_path`: an ONNX cross-encoder taking (question, text) (default: `default_model_path()`);
     `encoder`: an already built `citebound.models.cross_encoder.CrossEncoder` instead (shares its cache);
     `max_windows`: score at most this many windows of a chunk (those sharing most words with the
-    question; None: all of them). The model loads on first use or on `warm_up()`, never here.
+    question; None: all of them); `combine`: how the reranker's scores order the head (module
+    docstring; default `config.RERANK_COMBINE`). The model loads on first use or on `warm_up()`, never here.
     """
 
     def __init__(
@@ -66,10 +70,16 @@ class CrossEncoderReranker:
         max_windows: int | None = None,
         threads: int | None = None,
         encoder=None,
+        combine: str | None = None,
     ) -> None:
         depth = config.rerank_depth() if depth is None else depth
+        combine = config.RERANK_COMBINE if combine is None else combine
+        if combine not in COMBINE_MODES:
+            raise InputError(f"combine must be one of {', '.join(COMBINE_MODES)}, got {combine!r}")
+        self.combine = combine
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InputError(f"the rerank depth must be a positive integer, got {depth!r}")
+        max_windows = config.RERANK_MAX_WINDOWS if max_windows is None else max_windows
         if max_windows is not None and max_windows < 1:
             raise InputError(f"max_windows must be a positive integer or None, got {max_windows!r}")
         self.depth = depth
@@ -120,7 +130,22 @@ class CrossEncoderReranker:
         head, tail = list(hits[: self.depth]), list(hits[self.depth :])
         scores = self.score(question, [h.chunk.text for h in head])
         rescored = [Hit(h.source_id, h.chunk, {**h.scores, SCORE_KEY: s}) for h, s in zip(head, scores)]
-        return order_by_scores(rescored, scores, len(rescored)) + tail
+        return reorder(rescored, scores, len(rescored), self.combine) + tail
+
+
+def reorder(items: Sequence[T], scores: Sequence[float], depth: int, combine: str = "replace") -> list[T]:
+    """The rerank rule for `combine` ("replace": `order_by_scores`; "rrf": `order_by_rrf`)."""
+    return order_by_rrf(items, scores, depth) if combine == "rrf" else order_by_scores(items, scores, depth)
+
+
+def order_by_rrf(items: Sequence[T], scores: Sequence[float], depth: int, k: int = config.RRF_K) -> list[T]:
+    """`items` with the first `depth` ordered by 1/(k + fused rank) + 1/(k + reranker rank) (ranks from 1;
+    ties keep the given order) and the rest after them in their given order."""
+    depth = min(depth, len(items), len(scores))
+    by_model = sorted(range(depth), key=lambda i: (-scores[i], i))
+    model_rank = {i: r for r, i in enumerate(by_model, 1)}
+    head = sorted(range(depth), key=lambda i: (-(1.0 / (k + i + 1) + 1.0 / (k + model_rank[i])), i))
+    return [items[i] for i in head] + list(items[depth:])
 
 
 def order_by_scores(items: Sequence[T], scores: Sequence[float], depth: int) -> list[T]:

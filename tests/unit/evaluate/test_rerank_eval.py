@@ -37,6 +37,17 @@ def test_hybrid_then_one_result_per_depth(beir_dir):
     assert three["rerank_ms_mean"] >= one["rerank_ms_mean"]  # more chunks scored, never less time
 
 
+def test_each_way_of_combining_from_one_scoring_pass(beir_dir):
+    results = evaluate_reranking(beir_dir, depths=(3,), model_path=STAND_IN, progress=False,
+                                 combines=("replace", "rrf"), max_windows=1)
+    assert [(r.get("rerank_combine"), r.get("rerank_depth")) for r in results] == [(None, None), ("replace", 3), ("rrf", 3)]
+    assert all(r["rerank_max_windows"] == 1 and r["windows_per_chunk"] == 1 for r in results[1:])
+    # both come from the same scores, so the same added time
+    assert results[1]["rerank_ms_mean"] == results[2]["rerank_ms_mean"]
+    with pytest.raises(InputError, match="combine"):
+        evaluate_reranking(beir_dir, depths=(3,), model_path=STAND_IN, progress=False, combines=("mean",))
+
+
 def test_only_the_queries_asked_for(beir_dir):
     results = evaluate_reranking(beir_dir, depths=(2,), model_path=STAND_IN, queries={"q2"}, progress=False)
     assert all(r["queries"] == 1 and set(r["per_query"]) == {"q2"} for r in results)

@@ -16,7 +16,7 @@ from citebound import config
 from citebound.errors import InputError, ModelUnavailableError
 from citebound.models import ANSWERABILITY_DIR
 from citebound.retrieval import CrossEncoderReranker, Retriever
-from citebound.retrieval.rerank import order_by_scores
+from citebound.retrieval.rerank import order_by_rrf, order_by_scores
 from citebound.types import Chunk, Hit
 
 STAND_IN = ANSWERABILITY_DIR / "model.onnx"
@@ -36,6 +36,24 @@ def test_order_by_scores_reorders_the_head_only():
     assert order_by_scores(["a", "b", "c"], [0.5, 0.5, 0.9], 2) == ["a", "b", "c"]  # ties keep the given order
     assert order_by_scores(["a", "b"], [0.2, 0.7, 0.9], 5) == ["b", "a"]  # depth beyond the list
     assert order_by_scores([], [], 3) == []
+
+
+def test_order_by_rrf_weighs_both_orders_equally():
+    # fused order a, b, c; the model's order c, b, a: a and c tie (1/61 + 1/63), the given order settles
+    # it; b, second in both, scores 2/62, a little less; d, beyond the depth, stays where it was
+    assert order_by_rrf(["a", "b", "c", "d"], [0.1, 0.5, 0.9], 3) == ["a", "c", "b", "d"]
+    # a chunk both put high stays first; the model alone would move c above a
+    assert order_by_rrf(["a", "b", "c"], [0.8, 0.1, 0.9], 3)[0] == "a"
+    assert order_by_scores(["a", "b", "c"], [0.8, 0.1, 0.9], 3)[0] == "c"
+    # one that both put last stays last
+    assert order_by_rrf(["a", "b", "c"], [0.9, 0.7, 0.1], 3) == ["a", "b", "c"]
+    assert order_by_rrf(["a", "b"], [0.2, 0.7, 0.9], 5) == ["a", "b"]  # depth beyond the list; a tie
+    assert order_by_rrf([], [], 3) == []
+
+
+def test_an_unknown_way_of_combining_is_an_input_error():
+    with pytest.raises(InputError, match="combine"):
+        CrossEncoderReranker(STAND_IN, combine="average")
 
 
 def test_a_long_chunk_is_scored_by_its_best_sentence_window_not_its_first_128_tokens(reranker):

