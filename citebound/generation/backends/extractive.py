@@ -36,6 +36,14 @@ in the answer is the same words on one line (`introducer: item; item`), so the v
 Claims are separated by a blank line, so one that opens with a table row or a lower-case word is not read
 as the continuation of the one before.
 
+A sentence that cannot be understood alone is read in its context (chosen on techdocs dev): a later
+sentence of a term's definition ("If seq is empty, raises IndexError." under "random.choice(seq)") is
+claimed as "term: sentence", and a sentence that opens by pointing back ("It …", "This …", "So …") comes
+with the sentence before it in its paragraph, as two cited claims; either way the quote runs verbatim from
+the context to the sentence's end, and the answerability model reads what is claimed. When a candidate
+says all that the model's favourite says and more (that sentence with its term, or with the sentence that
+continues it), the answer opens with it instead. `max_sentences` counts claims.
+
 Whether to answer at all is decided by `signal` (its value is the reply's `confidence`):
 
 - `relevance` — the best sentence's relevance above (the original signal);
@@ -66,7 +74,7 @@ from citebound.generation.base import Backend, Generation, GenerationRequest
 from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
 from citebound.text.injection import instruction_regions, overlaps
 from citebound.text.sentences import sentence_spans
-from citebound.text.structure import STRUCTURAL, flatten, items_end, segments
+from citebound.text.structure import STRUCTURAL, Segment, flatten, items_end, segments
 
 Signal = Literal["answerability", "combined", "relevance"]
 
@@ -112,14 +120,36 @@ class ScoredSentence:
     stems: frozenset[str] = frozenset()  # its content-word stems
     # its own sentence embedding, when it was embedded (`dense` is then its own cosine, else its source's)
     vector: Any = field(default=None, compare=False, repr=False)
+    said: tuple[str, ...] = ()  # a sentence read in its context (`Candidate.said`): what the answer states
+    bare: int = 0  # where the sentence itself starts in `text` (after its context)
+
+    @property
+    def claims(self) -> tuple[str, ...]:
+        """What the answer states, one claim per sentence it cites."""
+        if self.said:
+            return self.said
+        if self.head_end is None:
+            return (self.text,)
+        # a Sphinx term's "¶" (a permalink sign) is no part of what the answer says; the quote keeps it
+        return (one_sentence(flatten(self.text, self.head_end)).replace("¶:", ":"),)
 
     @property
     def claim(self) -> str:
-        """What the answer states: the sentence, or the introducer and its items as one sentence."""
-        if self.head_end is None:
-            return self.text
-        # a Sphinx term's "¶" (a permalink sign) is no part of what the answer says; the quote keeps it
-        return one_sentence(flatten(self.text, self.head_end)).replace("¶:", ":")
+        """What the answer states, as one string: the sentence, the introducer and its items as one
+        sentence, or a sentence with its context."""
+        return " ".join(self.claims)
+
+    @property
+    def model_texts(self) -> tuple[str, ...]:
+        """What the answerability model reads (the candidate's P is the best over them): the candidate; a
+        sentence with the one before it; a later sentence of a definition both with its term and alone
+        (chosen on techdocs dev: the term sometimes reads as the wrong subject, "heapq.heappop(heap): To
+        access the smallest item without popping it, use heap[0].")."""
+        if not self.said:
+            return (self.text,)
+        if len(self.said) > 1:
+            return (" ".join(self.said),)
+        return (self.said[0], self.text[self.bare:])
 
 
 class ExtractiveBackend(Backend):
@@ -222,7 +252,7 @@ class ExtractiveBackend(Backend):
         for i, ((sid, c), cos, lex) in enumerate(zip(candidates, dense, lexical, strict=True)):
             relevance = alpha * cos + (1 - alpha) * lex
             scored.append(ScoredSentence(sid, c.start, c.end, c.text, relevance, cos, lex, c.head_end, c.stems,
-                                         vectors.get(i)))
+                                         vectors.get(i), c.said, c.bare))
         scored.sort(key=lambda x: -x.relevance)
         return scored
 
@@ -257,11 +287,14 @@ class ExtractiveBackend(Backend):
             def similarity(i: int, j: int) -> float:
                 return _set_cosine(pool[i].stems, pool[j].stems)
         chosen = [0]
-        while len(chosen) < opts.max_sentences:
+        said = len(pool[0].claims)  # a sentence quoted with the one before it says two
+        while said < opts.max_sentences:
             best_i, best_value = None, -np.inf
             for i in range(len(pool)):
                 if i in chosen or any(_overlap(pool[i], pool[j]) for j in chosen):
                     continue  # e.g. an item of a list already quoted with its introducer
+                if said + len(pool[i].claims) > opts.max_sentences:
+                    continue
                 redundancy = max(similarity(i, j) for j in chosen)
                 if redundancy >= opts.max_redundancy:
                     continue
@@ -271,6 +304,7 @@ class ExtractiveBackend(Backend):
             if best_i is None:
                 break
             chosen.append(best_i)
+            said += len(pool[best_i].claims)
         # Read in source order (by label, then position) rather than score order: reads more naturally.
         picked = [pool[i] for i in chosen]
         return sorted(picked, key=lambda c: (int(c.source_id[1:]) if c.source_id[1:].isdigit() else 0, c.start))
@@ -287,10 +321,9 @@ class ExtractiveBackend(Backend):
         out = {"relevance": relevance}
         if self.signal == "relevance" and self.options.choose == "relevance":
             return out, []
-        from citebound.generation.answerability import combine, load_calibration, sentence_answerability
+        from citebound.generation.answerability import combine, load_calibration
 
-        top = scored[: self.options.answerability_sentences]
-        probs = sentence_answerability(question, [c.text for c in top])
+        probs = candidate_answerability(question, scored[: self.options.answerability_sentences])
         out["answerability"] = max(probs, default=0.0)
         if self.signal == "combined":
             out["combined"] = combine(out["answerability"], relevance, load_calibration()["combined"])
@@ -306,7 +339,7 @@ class ExtractiveBackend(Backend):
         confidence = signals[signal]
         if self.options.choose == "answerability" and probs:
             # the answer opens with the sentence the model finds most likely to answer, not the most similar
-            best = int(np.argmax(probs))
+            best = opening(scored, probs)
             scored = [scored[best], *scored[:best], *scored[best + 1:]]
         picked = self.select(scored)
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
@@ -325,12 +358,34 @@ class ExtractiveBackend(Backend):
             reply = {
                 # a blank line between claims: a claim that opens with a table row or a lower-case word
                 # would otherwise run on from the one before it when the verifier splits the answer
-                "answer": "\n\n".join(cite_sentence(c.claim, c.source_id) for c in picked),
+                "answer": "\n\n".join(" ".join(cite_sentence(x, c.source_id) for x in c.claims) for c in picked),
                 "citations": [{"source_id": c.source_id, "quote": c.text} for c in picked],
                 "abstained": False,
             }
         return Generation(text=json.dumps(reply, ensure_ascii=False), model="extractive",
                           confidence=confidence, meta=meta)
+
+
+def opening(candidates: list[ScoredSentence], probs: list[float]) -> int:
+    """Which candidate the answer opens with: the one the model scores highest (`probs`, of the first
+    candidates), unless another of them says all it says and more (the same sentence with the term it
+    defines, or with the sentence that continues it, e.g. in an overlapping chunk that has its context):
+    that one opens the answer (the best such, by its own P)."""
+    best = int(np.argmax(probs))
+    claim = candidates[best].claim
+    said = claim.rstrip(" .!?…")
+    wider = [j for j in range(len(probs)) if len(candidates[j].claim) > len(claim) and said in candidates[j].claim]
+    return max(wider, key=lambda j: probs[j]) if wider else best
+
+
+def candidate_answerability(question: str, candidates: list[ScoredSentence]) -> list[float]:
+    """P(the candidate answers `question`) for each candidate: the best over its `model_texts` (one model
+    run each; a sentence read in its context costs one more run)."""
+    from citebound.generation.answerability import sentence_answerability
+
+    texts = [t for c in candidates for t in c.model_texts]
+    probs = iter(sentence_answerability(question, texts))
+    return [max(next(probs) for _ in c.model_texts) for c in candidates]
 
 
 def instruction_regions_of(sources: Any) -> dict[str, list[tuple[int, int]]]:
@@ -347,6 +402,11 @@ class Candidate(NamedTuple):
     text: str
     head_end: int | None  # when it introduces a list/table: where the introducer ends in `text`
     stems: frozenset[str]  # its content-word stems
+    # A sentence that needs what comes before it to be understood, quoted from there: `text` starts at
+    # its context, `said` is what the answer states (the term and the sentence as one claim; or the
+    # sentence before and the sentence), `bare` where the sentence itself starts in `text`.
+    said: tuple[str, ...] = ()
+    bare: int = 0
 
 
 # Per source text, its candidates: they depend on the text alone, and a long-lived process (the server,
@@ -375,7 +435,9 @@ def _find_candidates(text: str, min_words: int) -> list[Candidate]:
 
     withheld = instruction_regions(text)
     out = []
+    before = None
     for seg in segments(text):
+        prev, before = before, seg  # the segment before: the context of a sentence that points back
         s, e = seg.start, seg.end
         # a heading, a table's header row or a rule is never an answer on its own
         if seg.kind in STRUCTURAL or len(tokens(text[s:e])) < min_words:
@@ -391,10 +453,42 @@ def _find_candidates(text: str, min_words: int) -> list[Candidate]:
                 if not overlaps((term, end), withheld):
                     out.append(_candidate(text, term, end, text.index("\n", term) - term))
                 continue
+            context = _in_context(text, s, e, prev)
+            if context is not None:
+                if not overlaps((context.start, e), withheld):
+                    out.append(context)
+                continue
         if overlaps((s, end), withheld):
             continue
         out.append(_candidate(text, s, end, e - s if end > e else None))
     return out
+
+
+# A sentence that opens with a word pointing back at the sentence before it ("It produces 53-bit
+# precision floats and has a period of 2**19937-1.", "This can be done by passing -i before the script.")
+_POINTS_BACK = re.compile(r"(?:This|That|These|Those|It|Its|They|Their|Them|Such|So|Thus|Hence|Therefore)\b")
+CONTEXT_MAX_CHARS = 500  # a term and the sentences between it and a later sentence of its definition
+
+
+def _in_context(text: str, s: int, e: int, prev: Segment | None) -> Candidate | None:
+    """The sentence `text[s:e]` read in its context, when it needs it: a later sentence of a term's
+    definition with its term ("random.choice(seq)¶" … "If seq is empty, raises IndexError." is claimed as
+    "random.choice(seq): If seq is empty, raises IndexError."), or a sentence that points back at the
+    sentence before it in its paragraph (`prev`, the segment before), claimed with it. The quote runs verbatim from the context to
+    the sentence's end. None when the sentence stands on its own."""
+    para = text.rfind("\n\n", 0, s)
+    para = 0 if para < 0 else para + 2
+    term = _term_defined(text, para) if s > para else None
+    if term is not None and e - term <= CONTEXT_MAX_CHARS:
+        name = text[term:text.index("\n", term)].strip().removesuffix("¶").rstrip()
+        said = f"{name}: {text[s:e]}"
+    elif prev is not None and prev.kind == "text" and prev.start >= para and _POINTS_BACK.match(text, s):
+        term = prev.start
+        said = (text[prev.start:prev.end], text[s:e])
+        return Candidate(term, e, text[term:e], None, _stems(" ".join(said)), said, s - term)
+    else:
+        return None
+    return Candidate(term, e, text[term:e], None, _stems(said), (said,), s - term)
 
 
 def _candidate(text: str, start: int, end: int, head_end: int | None) -> Candidate:

@@ -87,3 +87,67 @@ def test_the_answer_can_open_with_the_sentence_the_model_prefers():
     question = "How long does the Lumen kettle take to boil water?"
     assert "three minutes" not in _answer(question, source, choose="relevance").answer  # the most similar
     assert "three minutes" in _answer(question, source).answer  # the default: choose="answerability"
+
+
+RANDOM = normalize_text(html_to_text("""
+<dl class="py function"><dt>random.choice(seq)<a class="headerlink" href="#c">¶</a></dt>
+<dd><p>Return a random element from the non-empty sequence seq. If seq is empty, raises IndexError.</p></dd></dl>
+<p>Python uses the Mersenne Twister as the core generator. It produces 53-bit precision floats and has a
+period of 2**19937-1. The underlying implementation in C is both fast and threadsafe.</p>
+<p>When a script file is used, it is sometimes useful to be able to run the script and enter interactive
+mode afterwards. This can be done by passing -i before the script.</p>
+"""))
+
+
+def _reply(question: str, source: str, **options):
+    """The reply and the verifier's labels of its claims."""
+    backend = get_backend("extractive", **{**ALWAYS, "max_sentences": 1, **options})
+    reply = parse_reply(backend.generate(GenerationRequest(question, {"S1": source})).text)
+    assert all(c.quote in source for c in reply.citations)  # quotes stay verbatim
+    return reply, [c.label for c in verify_answer(reply, {"S1": source}).claims]
+
+
+def test_a_later_sentence_of_a_definition_comes_with_its_term():
+    reply, labels = _reply("What does random.choice() raise if the sequence is empty?", RANDOM)
+    assert reply.answer == "random.choice(seq): If seq is empty, raises IndexError [S1]."
+    assert reply.citations[0].quote.startswith("random.choice(seq)¶\n\nReturn a random element")
+    assert labels == ["supported"]
+
+
+def test_a_sentence_that_points_back_comes_with_the_sentence_before_it():
+    reply, labels = _reply("What is the period of the Mersenne Twister generator?", RANDOM)
+    assert reply.answer == ("Python uses the Mersenne Twister as the core generator [S1]. It produces 53-bit "
+                            "precision floats and has a period of 2**19937-1 [S1].")
+    assert reply.citations[0].quote.endswith("core generator. It produces 53-bit precision floats and has a "
+                                             "period of 2**19937-1.")
+    assert labels == ["supported", "supported"]  # each sentence is its own cited claim
+
+
+def test_the_answer_opens_with_a_sentence_and_the_one_that_continues_it():
+    # the model scores the lead-in ("… run the script and enter interactive mode afterwards.") highest;
+    # the candidate that says it and how it is done says all the lead-in says, so it opens the answer
+    reply, labels = _reply("How do you run a script and then enter interactive mode afterwards?", RANDOM)
+    assert "passing -i before the script" in reply.answer and labels == ["supported", "supported"]
+
+
+def test_a_sentence_that_opens_its_paragraph_stands_alone():
+    from citebound.generation.backends.extractive import source_candidates
+
+    text = "Tokens need randomness.\n\nThis module provides tokens for password resets and similar uses."
+    (_, second) = source_candidates(text, 1)
+    assert second.text.startswith("This module") and second.said == ()  # no sentence before it in its paragraph
+
+
+def test_a_sentence_in_context_is_scored_by_what_it_says():
+    from citebound.generation.answerability import sentence_answerability
+    from citebound.generation.backends.extractive import (
+        ExtractiveBackend,
+        candidate_answerability,
+    )
+
+    question = "What does random.choice() raise if the sequence is empty?"
+    scored = ExtractiveBackend().score(question, {"S1": RANDOM})
+    later = next(c for c in scored if c.said and len(c.said) == 1)  # the term and its later sentence
+    assert later.model_texts == ("random.choice(seq): If seq is empty, raises IndexError.",
+                                 "If seq is empty, raises IndexError.")
+    assert candidate_answerability(question, [later]) == [max(sentence_answerability(question, later.model_texts))]
