@@ -151,3 +151,34 @@ def test_a_sentence_in_context_is_scored_by_what_it_says():
     assert later.model_texts == ("random.choice(seq): If seq is empty, raises IndexError.",
                                  "If seq is empty, raises IndexError.")
     assert candidate_answerability(question, [later]) == [max(sentence_answerability(question, later.model_texts))]
+
+
+RANDOM_PAGE = normalize_text(html_to_text("""
+<p>The Python Standard Library, version 3.11.</p>
+<h1>random — Generate pseudo-random numbers<a class="headerlink" href="#r">¶</a></h1>
+<p>This module implements pseudo-random number generators for various distributions.</p>
+<p>Almost all module functions depend on the basic function random(), which generates a random float uniformly
+in the half-open range 0.0 &lt;= X &lt; 1.0. Python uses the Mersenne Twister as the core generator. The
+underlying implementation in C is both fast and threadsafe.</p>
+"""))
+
+
+def test_the_model_reads_a_sentence_under_its_heading():
+    from citebound.generation.backends.extractive import ExtractiveBackend, candidate_answerability
+
+    question = "Which core generator does the random module use?"
+    scored = ExtractiveBackend().score(question, {"S1": RANDOM_PAGE})
+    mersenne = next(c for c in scored if "Mersenne" in c.text)
+    assert mersenne.heading == "random — Generate pseudo-random numbers"  # without its "¶"
+    assert mersenne.model_texts == ("random — Generate pseudo-random numbers: Python uses the Mersenne Twister "
+                                    "as the core generator.",)
+    # alone, the sentence does not say that Python's generator is the random module's
+    # on the source's first line the heading may be the document's title, and is not read
+    without = ExtractiveBackend().score(question, {"S1": RANDOM_PAGE.split("\n\n", 1)[1]})
+    alone = next(c for c in without if "Mersenne" in c.text)
+    assert alone.heading is None and alone.model_texts == ("Python uses the Mersenne Twister as the core generator.",)
+    assert candidate_answerability(question, [mersenne])[0] > candidate_answerability(question, [alone])[0] + 0.3
+    # at the default threshold the answer is given, and it is the sentence alone (the heading is not claimed)
+    backend = get_backend("extractive", max_sentences=1)
+    reply = parse_reply(backend.generate(GenerationRequest(question, {"S1": RANDOM_PAGE})).text)
+    assert reply.answer == "Python uses the Mersenne Twister as the core generator [S1]."
