@@ -79,7 +79,14 @@ from citebound.generation.base import Backend, Generation, GenerationRequest
 from citebound.text.citations import ABSTENTION_SENTENCE, remove_markers
 from citebound.text.injection import instruction_regions, overlaps
 from citebound.text.sentences import sentence_spans
-from citebound.text.structure import STRUCTURAL, Segment, flatten, items_end, lines, segments
+from citebound.text.structure import (
+    STRUCTURAL,
+    Segment,
+    flatten,
+    items_end,
+    lines,
+    segments,
+)
 
 Signal = Literal["answerability", "combined", "relevance"]
 
@@ -378,14 +385,20 @@ class ExtractiveBackend(Backend):
 
 def opening(candidates: list[ScoredSentence], probs: list[float]) -> int:
     """Which candidate the answer opens with: the one the model scores highest (`probs`, of the first
-    candidates), unless another of them says all it says and more (the same sentence with the term it
-    defines, or with the sentence that continues it, e.g. in an overlapping chunk that has its context):
-    that one opens the answer (the best such, by its own P)."""
+    candidates), unless another of them says all it says and more, word for word (the same sentence with
+    the term it defines or with the sentence that continues it, e.g. in an overlapping chunk that has its
+    context; a list item's introducer with its items): that one opens the answer (the best such, by its own
+    P)."""
     best = int(np.argmax(probs))
-    claim = candidates[best].claim
-    said = claim.rstrip(" .!?…")
-    wider = [j for j in range(len(probs)) if len(candidates[j].claim) > len(claim) and said in candidates[j].claim]
+    words = [_words(c.claim) for c in candidates[:len(probs)]]
+    wider = [j for j in range(len(probs)) if len(words[j]) > len(words[best]) and words[best] in words[j]]
     return max(wider, key=lambda j: probs[j]) if wider else best
+
+
+def _words(text: str) -> str:
+    """The words of `text`, lower-cased, space-separated and padded ("- DELETE, the mode" -> " delete the
+    mode "): a list item's words are then found in its introducer's claim, whatever the punctuation."""
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
 
 
 def candidate_answerability(question: str, candidates: list[ScoredSentence]) -> list[float]:

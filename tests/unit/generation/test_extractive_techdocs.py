@@ -164,14 +164,17 @@ underlying implementation in C is both fast and threadsafe.</p>
 
 
 def test_the_model_reads_a_sentence_under_its_heading():
-    from citebound.generation.backends.extractive import ExtractiveBackend, candidate_answerability
+    from citebound.generation.backends.extractive import (
+        ExtractiveBackend,
+        candidate_answerability,
+    )
 
     question = "Which core generator does the random module use?"
     scored = ExtractiveBackend().score(question, {"S1": RANDOM_PAGE})
     mersenne = next(c for c in scored if "Mersenne" in c.text)
     assert mersenne.heading == "random — Generate pseudo-random numbers"  # without its "¶"
-    assert mersenne.model_texts == ("random — Generate pseudo-random numbers: Python uses the Mersenne Twister "
-                                    "as the core generator.",)
+    assert mersenne.model_texts == (("random — Generate pseudo-random numbers: Python uses the Mersenne Twister "
+                                     "as the core generator."),)
     # alone, the sentence does not say that Python's generator is the random module's
     # on the source's first line the heading may be the document's title, and is not read
     without = ExtractiveBackend().score(question, {"S1": RANDOM_PAGE.split("\n\n", 1)[1]})
@@ -182,3 +185,18 @@ def test_the_model_reads_a_sentence_under_its_heading():
     backend = get_backend("extractive", max_sentences=1)
     reply = parse_reply(backend.generate(GenerationRequest(question, {"S1": RANDOM_PAGE})).text)
     assert reply.answer == "Python uses the Mersenne Twister as the core generator [S1]."
+
+
+def test_the_answer_opens_with_the_list_rather_than_one_of_its_items():
+    from citebound.generation.backends.extractive import ExtractiveBackend, opening
+
+    source = normalize_text(html_to_text("<p>Journals keep what a transaction changed.</p><h2>Journals</h2><p>The journal modes are:</p>"
+                                         "<ul><li>DELETE, the default journal mode</li><li>WAL, write-ahead logging</li></ul>"))
+    scored = ExtractiveBackend().score("Which journal modes are there?", {"S1": source})
+    item = next(i for i, c in enumerate(scored) if c.text.startswith("- DELETE"))
+    listed = next(i for i, c in enumerate(scored) if c.text.startswith("The journal modes are:"))
+    probs = [0.9 if i == item else 0.6 if i == listed else 0.1 for i in range(len(scored))]
+    assert opening(scored, probs) == listed  # it says all the item says, and more
+    assert opening(scored, [0.9 if i == item else 0.1 for i in range(len(scored))]) == listed  # whatever its P
+    other = next(i for i, c in enumerate(scored) if c.text.startswith("Journals keep"))
+    assert opening(scored, [0.9 if i == other else 0.1 for i in range(len(scored))]) == other
