@@ -118,7 +118,7 @@ def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
     def build():  # noqa: ANN202
         from citebound.retrieval.rerank import CrossEncoderReranker
 
-        return CrossEncoderReranker(spec.model, depth=max(spec.depths), max_windows=spec.max_windows or None).warm_up()
+        return CrossEncoderReranker(spec.model, depth=max(spec.depths), max_windows=spec.max_windows).warm_up()
 
     return worker_state(spec, build)
 

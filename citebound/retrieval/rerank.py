@@ -37,6 +37,7 @@ from citebound import config
 from citebound.errors import InputError, ModelUnavailableError
 from citebound.models import RERANKER_DIR
 from citebound.models.cross_encoder import OnnxCrossEncoder
+from citebound.retrieval.fusion import rrf
 from citebound.text.injection import without_instructions
 from citebound.types import Hit
 
@@ -139,12 +140,12 @@ def reorder(items: Sequence[T], scores: Sequence[float], depth: int, combine: st
 
 
 def order_by_rrf(items: Sequence[T], scores: Sequence[float], depth: int, k: int = config.RRF_K) -> list[T]:
-    """`items` with the first `depth` ordered by 1/(k + fused rank) + 1/(k + reranker rank) (ranks from 1;
-    ties keep the given order) and the rest after them in their given order."""
+    """`items` with the first `depth` ordered by reciprocal-rank fusion (`citebound.retrieval.fusion.rrf`)
+    of their given order and the reranker's order (ties keep the given order), and the rest after them
+    in their given order."""
     depth = min(depth, len(items), len(scores))
     by_model = sorted(range(depth), key=lambda i: (-scores[i], i))
-    model_rank = {i: r for r, i in enumerate(by_model, 1)}
-    head = sorted(range(depth), key=lambda i: (-(1.0 / (k + i + 1) + 1.0 / (k + model_rank[i])), i))
+    head = [i for i, _ in rrf([list(range(depth)), by_model], k)]
     return [items[i] for i in head] + list(items[depth:])
 
 
