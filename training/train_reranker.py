@@ -41,6 +41,7 @@ from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from device_train import optimiser, score  # noqa: E402
 from train_entailment import CACHE, MAX_LEN, REPO, CrossEncoder, _atomic_save, best_window, collate, fingerprint  # noqa: E402
 
 
@@ -70,20 +71,8 @@ def base_model() -> CrossEncoder:
     return CrossEncoder(BertModel.from_pretrained(str(Path(gt_file).parent / "model"), add_pooling_layer=False))
 
 
-@torch.no_grad()
-def logits_of(model, encodings, batch: int = 64) -> np.ndarray:
-    model.eval()
-    order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
-    out = np.zeros(len(encodings))
-    for b in range(0, len(order), batch):
-        idx = order[b : b + batch]
-        ids, mask, types, _ = collate(encodings, [0] * len(encodings), idx)
-        out[idx] = model(ids, mask, types).numpy()
-    return out
-
-
 def dev_mrr(model, dev_enc, owner, gold) -> float:
-    z = logits_of(model, dev_enc)
+    z = score(model, dev_enc, torch.device("cpu"), batch=64)
     per: dict[int, list[tuple[float, int]]] = {}
     for o, s, y in zip(owner, z, gold):
         per.setdefault(o, []).append((s, y))
@@ -160,13 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     mrr_init = state["mrr_init"] if state is not None else dev_mrr(model, dev_enc, owner, gold)
     print(f"held-out MRR at the start: {mrr_init}", file=sys.stderr, flush=True)
-    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)  # as train_entailment.py
-    no_decay = ("bias", "LayerNorm.weight")
-    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    optim = torch.optim.AdamW([
-        {"params": [p for n, p in trainable if not any(k in n for k in no_decay)], "weight_decay": 0.01},
-        {"params": [p for n, p in trainable if any(k in n for k in no_decay)], "weight_decay": 0.0},
-    ], lr=args.lr)  # fmt: skip
+    optim = optimiser(model, args.lr)  # word-piece table frozen, as train_entailment.py
     batches = [list(range(b, min(b + args.batch_items, len(items)))) for b in range(0, len(items), args.batch_items)]
     total, warm = len(batches), max(1, int(len(batches) * args.warmup))
     start, seen, running, elapsed0, sessions = 0, 0, 0.0, 0.0, []
