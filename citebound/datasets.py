@@ -33,6 +33,15 @@ def load_questions(data: Path, limit: int | None = None) -> list[dict[str, Any]]
     path = Path(data) / "questions.jsonl"
     if not path.is_file():
         raise InputError(f"{data}: questions.jsonl is missing")
+    return load_question_file(path, limit)
+
+
+def load_question_file(path: Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """Question rows from a JSON-lines file: `question` and `answerable` required; `id`, `context_id` and
+    `answers` (gold strings) optional. Normalised as `load_questions`; InputError on a bad row."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such questions file")
     rows: list[dict[str, Any]] = []
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, 1):

@@ -32,6 +32,7 @@ from citebound.audit import AuditLog, AuditRecord, FlagRecord, OutputRecord, Sou
 from citebound.audit.log import text_hash
 from citebound.errors import BackendError, CiteboundError, InputError, SchemaError
 from citebound.generation import Backend, Generation, GenerationRequest, get_backend
+from citebound.generation.kb_threshold import SETTING_KEY as KB_THRESHOLD_KEY
 from citebound.generation.prompt import InjectionFlag, Prompt, build_prompt
 from citebound.kb import KnowledgeBase
 from citebound.policy import Attempt, RemovedClaim
@@ -117,6 +118,7 @@ class _Trace:
     """What accumulates during one request; becomes the audit record."""
 
     outputs: list[tuple[str, str, str | None]] = field(default_factory=list)  # (kind, raw, parse error)
+    threshold: dict[str, Any] | None = None  # the backend's confidence threshold and its source, if it has one
     attempts: list[Attempt] = field(default_factory=list)  # every verified answer, in order
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -167,7 +169,8 @@ def ask(
             prompt = build_prompt(question, sources)
             # text that reads as an instruction is data: never quoted, never evidence for a kept claim
             flagged = {sid: instruction_regions(text) for sid, text in sources.items()}
-        context = _Context(request_id, question, kb, hits, prompt, gen, cascade, trace, retrieval_weak, flagged)
+        context = _Context(request_id, question, kb, hits, prompt, gen, cascade, trace, retrieval_weak, flagged,
+                           _kb_calibration(kb, gen.name))
 
         reason = policy.before_generation(len(hits), retrieval_weak, abstain_on_weak_retrieval)
         if reason is not None:
@@ -202,6 +205,7 @@ class _Context:
     trace: _Trace
     retrieval_weak: bool
     flagged: dict[str, list[tuple[int, int]]]  # instruction-like regions per source id
+    kb_calibration: dict[str, Any] | None = None  # the KB's stored answer threshold for this backend
 
     @property
     def source_scores(self) -> dict[str, dict[str, float]]:
@@ -229,7 +233,7 @@ def _finish(ctx: _Context, audit: AuditLog | bool | None, reason: str | None, *,
         abstain_reason=reason, claims=claims, citations=citations, removed=tuple(removed),
         sources=tuple(SourceInfo(x.source_id, x.chunk.id, x.chunk.doc_id, x.chunk.version, x.chunk.start,
                                  x.chunk.end, dict(x.scores), x.chunk.text) for x in ctx.hits),
-        flags=ctx.prompt.flags, backend=ctx.backend.describe(), kb_revision=_revision(ctx.kb),
+        flags=ctx.prompt.flags, backend=_described(ctx), kb_revision=_revision(ctx.kb),
         timings=ctx.trace.timings, confidence=confidence, retrieval_weak=ctx.retrieval_weak,
         backend_calls=len(ctx.trace.outputs), report=used.report.to_dict() if used is not None else None,
         verifier=checker_identity(ctx.checker),
@@ -269,7 +273,26 @@ def _call(gen: Backend, request: GenerationRequest, trace: _Trace) -> Generation
         generation = gen.generate(request)
     if not isinstance(generation, Generation):
         raise BackendError(f"backend {gen.name!r} returned {type(generation).__name__}, not a Generation")
+    if "threshold" in generation.meta:
+        trace.threshold = {"value": generation.meta["threshold"], "source": generation.meta.get("threshold_source")}
     return generation
+
+
+def _kb_calibration(kb: KnowledgeBase, backend_name: str) -> dict[str, Any] | None:
+    """The KB's own answer threshold for this backend (`citebound calibrate answers`), if it has one."""
+    get_json = getattr(kb, "get_json", None)  # a KB-like object without settings has no calibration
+    stored = get_json(KB_THRESHOLD_KEY) if get_json is not None else None
+    record = stored.get(backend_name) if isinstance(stored, dict) else None
+    return record if isinstance(record, dict) else None
+
+
+def _described(ctx: _Context) -> dict[str, Any]:
+    """The backend's name and options, and the confidence threshold it applied and where that came from
+    (its option, the KB's calibration or its default), when it has one."""
+    described = ctx.backend.describe()
+    if ctx.trace.threshold is not None:
+        described["threshold"] = dict(ctx.trace.threshold)
+    return described
 
 
 def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAnswer | None, float | None, str | None]:
@@ -277,7 +300,7 @@ def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAns
 
     Returns (GroundedAnswer or None, the backend's confidence, the backend's own abstention reason)."""
     request = GenerationRequest(ctx.question, sources, ctx.prompt.messages, kind="initial",
-                                source_scores=ctx.source_scores)
+                                source_scores=ctx.source_scores, kb_calibration=ctx.kb_calibration)
     confidence = None
     for kind in ("initial", "retry"):
         generation = _call(ctx.backend, request, ctx.trace)
@@ -292,7 +315,7 @@ def _generate_valid(ctx: _Context, sources: dict[str, str]) -> tuple[GroundedAns
                             '{"source_id", "quote"}) and abstained.')
                 retry_prompt = build_prompt(ctx.question, sources, feedback=feedback, nonce=ctx.prompt.nonce)
                 request = GenerationRequest(ctx.question, sources, retry_prompt.messages, feedback, kind="retry",
-                                            source_scores=ctx.source_scores)
+                                            source_scores=ctx.source_scores, kb_calibration=ctx.kb_calibration)
                 continue
         ctx.trace.outputs.append((kind, generation.text, None))
         return parsed, confidence, why
@@ -315,7 +338,8 @@ def _regenerate(ctx: _Context, sources: dict[str, str], removed: Sequence[Remove
     feedback = policy.regeneration_feedback(removed)
     prompt = build_prompt(ctx.question, sources, feedback=feedback)
     generation = _call(ctx.backend, GenerationRequest(ctx.question, sources, prompt.messages, feedback,
-                                                      kind="regenerate", source_scores=ctx.source_scores),
+                                                      kind="regenerate", source_scores=ctx.source_scores,
+                                                      kb_calibration=ctx.kb_calibration),
                        ctx.trace)
     with ctx.trace.timed("parse"):
         try:

@@ -1,4 +1,4 @@
-"""Answer commands: `ask`, `demo`, `trace`, `replay`, and `eval qa` / `calibrate extractive`."""
+"""Answer commands: `ask`, `demo`, `trace`, `replay`, and `eval qa` / `calibrate extractive` / `calibrate answers`."""
 
 from __future__ import annotations
 
@@ -205,6 +205,9 @@ def register(app: typer.Typer) -> None:
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
         ray: Optional[str] = typer.Option(None, "--ray", help=RAY_HELP),
         workers: Optional[int] = typer.Option(None, "--workers", min=1, help=WORKERS_HELP),
+        calibrate_on: Optional[Path] = typer.Option(None, "--calibrate-on", help="A labelled dev split of the same collection: choose the extractive threshold there as `calibrate answers` does, then apply it here."),
+        objective: Optional[str] = typer.Option(None, "--objective", help="With --calibrate-on: abstention_precision (default) or balanced_accuracy."),
+        target: Optional[float] = typer.Option(None, "--target", help="With --calibrate-on and abstention_precision: the precision to reach (default 0.8)."),
     ) -> None:
         """Grounded QA with abstention: answer recall, citations, groundedness, abstention vs a baseline."""
         from citebound.evaluate.qa_eval import evaluate_qa
@@ -212,10 +215,38 @@ def register(app: typer.Typer) -> None:
 
         with executor(ray, workers) as runner:
             report = evaluate_qa(data, backend=backend, backend_options=parse_options(option), limit=limit, k=k,
-                                 checker=checker, rows_out=out, executor=runner).report
+                                 checker=checker, rows_out=out, executor=runner, calibrate_on=calibrate_on,
+                                 objective=objective, target=target).report
         if html is not None:
             write_html(report, html)
         typer.echo(report.to_json() if as_json else format_text(report))
+
+    @calibrate_app.command("answers")
+    def calibrate_answers(
+        kb: Optional[str] = typer.Option(None, "--kb", help=KB_HELP),
+        questions: Optional[Path] = typer.Option(None, "--questions", help="Labelled questions about this KB (JSON lines: question, answerable, optional answers)."),
+        objective: str = typer.Option("abstention_precision", "--objective", help="abstention_precision: abstain on the most unanswerable questions while at least --target of the abstentions are unanswerable; balanced_accuracy."),
+        target: float = typer.Option(0.8, "--target", help="The abstention precision to reach (objective abstention_precision)."),
+        k: int = typer.Option(config.TOP_K, "--k", help="Sources per question (as `ask` is run)."),
+        option: List[str] = typer.Option([], "--option", "-o", help="Extractive backend option key=value (repeatable), as `ask` is run."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Choose and print the threshold; store nothing."),
+        clear: bool = typer.Option(False, "--clear", help="Remove the KB's threshold (ask then uses the model's default)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
+    ) -> None:
+        """Choose this KB's answer threshold on labelled questions about it; store it in the KB for `ask`."""
+        from citebound.errors import InputError
+        from citebound.evaluate.answer_threshold import calibrate_answers as run
+        from citebound.evaluate.answer_threshold import clear_calibration
+
+        if clear:
+            typer.echo("removed the KB's answer threshold" if clear_calibration(kb_path(kb))
+                       else "the KB had no answer threshold")
+            return
+        if questions is None:
+            raise InputError("--questions FILE is required (or --clear)")
+        record = run(kb_path(kb), questions, objective=objective, target=target, k=k,
+                     options=parse_options(option), store=not dry_run, rows_out=out)
+        typer.echo(json.dumps(record, indent=2))
 
     @calibrate_app.command("extractive")
     def calibrate_extractive(

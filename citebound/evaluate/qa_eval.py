@@ -37,7 +37,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -298,9 +298,34 @@ def _auc(scores: Sequence[float], answerable: Sequence[bool]) -> float:
 def evaluate_qa(data: str | Path, *, backend: str = "extractive", backend_options: dict[str, Any] | None = None,
                 limit: int | None = None, k: int = 5, checker: str | None = None,
                 rows_out: str | Path | None = None, baseline_threshold: float | None = None,
-                progress: bool = True, executor: Executor | None = None) -> QAEvalResult:
+                progress: bool = True, executor: Executor | None = None,
+                calibrate_on: str | Path | None = None, objective: str | None = None,
+                target: float | None = None) -> QAEvalResult:
+    """Run and score one split. With `calibrate_on` (a labelled dev split: other documents of the same
+    collection, never the split measured), the extractive threshold is first chosen on that split's
+    questions as `citebound calibrate answers` chooses a KB's threshold (`objective`, `target`), then
+    applied here: how a per-KB threshold carries over to questions it was not chosen on."""
+    threshold_source = None
+    if calibrate_on is not None:
+        from citebound.errors import InputError
+        from citebound.evaluate.answer_threshold import DEFAULT_OBJECTIVE, DEFAULT_TARGET, pick_answer_threshold
+
+        if backend != "extractive":
+            raise InputError("--calibrate-on chooses the extractive backend's threshold")
+        if "threshold" in (backend_options or {}):
+            raise InputError("--calibrate-on chooses the threshold: do not also set -o threshold")
+        if Path(calibrate_on).resolve() == Path(data).resolve():
+            raise InputError("--calibrate-on names the split being measured; calibrate on another (dev) split")
+        dev_rows, _ = run_questions(calibrate_on, backend=backend, backend_options=backend_options, k=k,
+                                    checker=checker, progress=progress, executor=executor)
+        picked = pick_answer_threshold(dev_rows, objective or DEFAULT_OBJECTIVE,
+                                       DEFAULT_TARGET if target is None else target)
+        threshold_source = {"calibrated_on": str(calibrate_on), **picked}
+        backend_options = {**(backend_options or {}), "threshold": picked["threshold"]}
     rows, settings = run_questions(data, backend=backend, backend_options=backend_options, limit=limit, k=k,
                                    checker=checker, progress=progress, executor=executor)
+    if threshold_source is not None:
+        settings = replace(settings, threshold_source=threshold_source)
     report = score_rows(rows, settings, baseline_threshold)
     if rows_out is not None:
         write_rows(rows, rows_out)

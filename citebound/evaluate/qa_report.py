@@ -35,6 +35,9 @@ class QaSettings:
     extractive_threshold: float | None  # applied after the run (None: the backend's own abstention only)
     seconds: float
     kb_revision: int
+    # how the extractive threshold was chosen when `eval qa --calibrate-on DEV` chose it (the dev split,
+    # objective and figures there: citebound.evaluate.answer_threshold); None: the backend's default or -o
+    threshold_source: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ class QaReport:
         out.update({f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "settings"})
         if out["latency_ms"] is None:  # a report scored from rows without times: the keys of older reports
             del out["latency_ms"]
+        if out["threshold_source"] is None:  # the threshold was not chosen by --calibrate-on: the keys as before
+            del out["threshold_source"]
         return out
 
     def to_json(self) -> str:
@@ -118,7 +123,7 @@ class QaReport:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> QaReport:
         """The inverse of `to_dict` (e.g. to re-render a saved run)."""
-        settings = QaSettings(**{f.name: d[f.name] for f in fields(QaSettings)})
+        settings = QaSettings(**{f.name: d[f.name] for f in fields(QaSettings) if f.name in d})
         b = d["baseline"]
         return cls(
             settings=settings,
@@ -153,7 +158,9 @@ def format_text(r: QaReport) -> str:
         f"generated:    {r.generated} replies made claims; groundedness before the policy "
         f"{r.groundedness_generated:.4f}, claims removed {r.claims_removed_generated:.4f}",
         f"abstention:   precision {a.precision:.4f}  recall {a.recall:.4f}  F1 {a.f1:.4f}"
-        + (f"   (extractive threshold {s.extractive_threshold})" if s.extractive_threshold is not None else ""),
+        + (f"   (extractive threshold {s.extractive_threshold})" if s.extractive_threshold is not None else "")
+        + (f", calibrated on {s.threshold_source['calibrated_on']} ({s.threshold_source['objective']})"
+           if s.threshold_source else ""),
         f"baseline:     precision {b.precision:.4f}  recall {b.recall:.4f}  F1 {b.f1:.4f}"
         f"   (abstain when {r.baseline.signal} < {r.baseline.threshold})",
         f"AUROC answerable-vs-not: system {r.auroc_answerable.system}  baseline "

@@ -42,6 +42,9 @@ class GenerationRequest:
     # The retriever's scores of each source ("bm25", "dense", "fused"), when the sources were retrieved:
     # the extractive backend ranks sentences by their source's dense score instead of embedding each one.
     source_scores: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    # The knowledge base's own calibration for this backend (`citebound.generation.kb_threshold`): a
+    # backend with a confidence threshold uses it when its own threshold option is unset.
+    kb_calibration: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,13 @@ from citebound.metrics.recall import recall_at_k
 from citebound.metrics.reciprocal_rank import reciprocal_rank
 from citebound.metrics.risk_coverage import risk_coverage
 from citebound.metrics.roc_auc import roc_auc
-from citebound.metrics.threshold import ThresholdChoice, candidates, pick_threshold, threshold_for_recall
+from citebound.metrics.threshold import (
+    ThresholdChoice,
+    candidates,
+    pick_threshold,
+    threshold_for_abstention_precision,
+    threshold_for_recall,
+)
 
 __all__ = [
     "recall_at_k",
@@ -53,6 +59,7 @@ __all__ = [
     "aurc",
     "pick_threshold",
     "threshold_for_recall",
+    "threshold_for_abstention_precision",
     "candidates",
     "ThresholdChoice",
 ]

@@ -24,7 +24,9 @@ The callers differ, on purpose, in three choices; each states its own:
 - `blocked`: rows predicted negative at every threshold (a verdict a hard check already decided);
   their scores are not candidates.
 
-`threshold_for_recall` is the other objective (the highest threshold keeping a share of the positives).
+`threshold_for_recall` is another objective (the highest threshold keeping a share of the positives), and
+`threshold_for_abstention_precision` a third (abstain on as many negatives as possible while at least a
+given share of what is abstained on is negative).
 
 With no candidate at all the threshold is -inf (every unblocked row positive). A class absent from a
 group is left out of that group's mean, as in `balanced_accuracy`.
@@ -165,3 +167,43 @@ def threshold_for_recall(scores: Sequence[float], positive: Sequence[bool], min_
     value = _objective(tpr, tnr, 1)
     return ThresholdChoice(threshold, float(value[0]), float(tpr[0]) if tpr is not None else 0.0,
                            float(tnr[0]) if tnr is not None else 0.0)
+
+
+def threshold_for_abstention_precision(
+    scores: Sequence[float], positive: Sequence[bool], target: float
+) -> ThresholdChoice | None:
+    """The threshold that abstains on the most negatives while its abstention precision stays >= `target`.
+
+    A row is answered when its score >= t and abstained on otherwise (a -inf score: always abstained on).
+    Abstention precision at t = negatives below t / rows below t (the precision of "abstain", whose
+    positive class is an unanswerable question: `citebound.metrics.abstention`). Candidates are the
+    midpoints of the finite scores (the "midpoints" grid), so a threshold never sits on an example; among
+    those with precision >= `target`, the one with the highest abstention recall (TNR), then the lowest
+    threshold (fewer positives abstained on at equal recall). None when no candidate abstains on anything
+    at that precision, e.g. when the lowest positive scores below every negative.
+    """
+    if not 0.0 < target <= 1.0:
+        raise ValueError("target must be in (0, 1]")
+    s = np.asarray(scores, dtype=np.float64).ravel()
+    y = np.asarray(positive, dtype=bool).ravel()
+    if len(s) != len(y):
+        raise ValueError("scores and positive must have one entry per row")
+    if np.isnan(s).any():
+        raise ValueError("a score is NaN")
+    n_neg = int((~y).sum())
+    cands = candidates(s, grid="midpoints")
+    if not n_neg or not len(cands):
+        return None
+    pos, neg = np.sort(s[y]), np.sort(s[~y])
+    tn = np.searchsorted(neg, cands, side="left")  # negatives with score < t: abstained on, rightly
+    fn = np.searchsorted(pos, cands, side="left")  # positives with score < t: abstained on, wrongly
+    abstained = tn + fn
+    precision = np.divide(tn, abstained, out=np.zeros(len(cands)), where=abstained > 0)
+    ok = (abstained > 0) & (precision >= target - 1e-12)
+    if not ok.any():
+        return None
+    best = int(np.lexsort((cands, -tn, ~ok))[0])  # ok first, then most negatives caught, then lowest t
+    n_pos = int(y.sum())
+    tpr = (n_pos - int(fn[best])) / n_pos if n_pos else 0.0
+    tnr = int(tn[best]) / n_neg
+    return ThresholdChoice(float(cands[best]), (tpr + tnr) / 2 if n_pos else tnr, tpr, tnr)

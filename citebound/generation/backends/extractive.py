@@ -57,8 +57,9 @@ Whether to answer at all is decided by `signal` (its value is the reply's `confi
   trained for exactly that (SQuAD 2.0 dev, fit half);
 - `combined` — a 2-feature logistic regression of both (weights in the model's calibration.json).
 
-If the confidence is below `threshold` (default: the signal's threshold chosen on squad2 dev), the
-backend abstains with the fixed abstention sentence. Which sentences are picked does not depend on
+If the confidence is below `threshold` (default: the knowledge base's own threshold when `citebound
+calibrate answers` stored one for this signal and model, else the signal's threshold chosen on squad2
+dev; `citebound.generation.kb_threshold`), the backend abstains with the fixed abstention sentence. Which sentences are picked does not depend on
 `threshold` (only whether to answer does), so an evaluation can score every threshold from one run
 (risk–coverage); the signal matters only through whether every sentence is embedded (above).
 """
@@ -180,7 +181,8 @@ class ExtractiveBackend(Backend):
         signal: Signal | None = Field(None, description="confidence that decides whether to answer "
                                       "(answerability | combined | relevance; default: the calibrated choice)")
         threshold: float | None = Field(None, description="abstain when the confidence is below "
-                                        "(default: the signal's dev-chosen threshold)")
+                                        "(default: the knowledge base's calibrated threshold, `citebound calibrate answers`, else the signal's "
+                                        "dev-chosen one)")
         answerability_sentences: int = Field(10, ge=1, description="how many of the most relevant sentences "
                                              "the answerability model reads")
         choose: Literal["relevance", "answerability"] = Field(
@@ -212,6 +214,19 @@ class ExtractiveBackend(Backend):
     def threshold(self) -> float:
         t = self.options.threshold
         return default_threshold(self.signal) if t is None else t
+
+    def threshold_for(self, request: GenerationRequest) -> tuple[float, str]:
+        """The threshold this request is answered with, and where it comes from: the `threshold` option
+        ("option"), else the knowledge base's own calibration when it was made for this signal and model
+        ("kb", `citebound calibrate answers`), else the signal's dev-chosen default ("default")."""
+        if self.options.threshold is not None:
+            return self.options.threshold, "option"
+        from citebound.generation.kb_threshold import kb_threshold
+
+        stored = kb_threshold(request.kb_calibration, self.signal)
+        if stored is not None:
+            return stored, "kb"
+        return default_threshold(self.signal), "default"
 
     # -- scoring ---------------------------------------------------------------------------------
     def _embed(self, texts: list[str]) -> np.ndarray:
@@ -352,7 +367,8 @@ class ExtractiveBackend(Backend):
     def generate(self, request: GenerationRequest) -> Generation:
         scored = self.score(request.question, request.sources, request.source_scores)
         signals, probs = self._signals(request.question, scored)
-        signal, threshold = self.signal, self.threshold
+        signal = self.signal
+        threshold, threshold_source = self.threshold_for(request)
         confidence = signals[signal]
         if self.options.choose == "answerability" and probs:
             # the answer opens with the sentence the model finds most likely to answer, not the most similar
@@ -360,6 +376,7 @@ class ExtractiveBackend(Backend):
             scored = [scored[best], *scored[:best], *scored[best + 1:]]
         picked = self.select(scored)
         meta = {"best": _describe(scored[0]) if scored else None, "signal": signal, "threshold": threshold,
+                "threshold_source": threshold_source,
                 "signals": {k: round(v, 4) for k, v in signals.items()},
                 "sentences": len(scored), "sentences_embedded": sum(c.vector is not None for c in scored)}
         withheld = instruction_regions_of(request.sources)
