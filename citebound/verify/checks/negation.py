@@ -10,14 +10,26 @@ its source is in the source. Two rules:
   `won't`, `doesn't` —, `cannot`, `never`, `no`, `no longer`, `nor`, `neither`, `impossible`, `unable`)
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
-  the next one: "not possible to return" negates `possible` and `return`). Partial negations ("not
-  only", "not always", "not necessarily", "not solely", "not entirely") and comparisons ("no more than", "not later than", "or not")
-  are not read as negations. A word both negated and plain in the same text is not a conflict. The
+  the next one: "not possible to return" negates `possible` and `return`; "nowhere near on track"
+  negates `track`; quotation marks do not end the scope: `not "a primary contributor"`). Partial
+  negations ("not only", "not always", "not necessarily", "not solely", "not entirely"), comparisons
+  ("no more than", "not later than", "or not"), a degree ("do not sink as readily") and "can't wait to"
+  are not read as negations. Some words are read as neither negated nor stated plainly, so the other
+  text's negation of them is no conflict: what a weak negation reaches ("little change", "minimal
+  contribution", "lacks power", "failed to show", "without supervision") and the complement of a
+  negated verb of saying or believing ("he would not agree that CO2 is a primary contributor": not a
+  statement that it is). A word both negated and plain in the same text is not a conflict. The
   cascade's `negation` stage applies it to the claim and its best evidence window: a conflict makes
   the source check `unsupported` whatever a model says, with the word named in the reason.
 - **Missing negation (a penalty, `missing_negations`).** When the claim holds a negation word and its
   best evidence window holds none, the lexical score is multiplied by NEGATION_FACTOR (not a veto: the
   source may negate with other words, "Refunds are not available" against "Refunds are unavailable").
+  A weak negation in the window ("little change", "lacks") spares the penalty.
+
+The misreadings fixed on 2026-12-01 were found on the claim sets' dev splits (docs/benchmarks.md,
+"Negation and spaced numbers"): on them the stage fired on 18 gold-supported and 152 unsupported dev
+claims before, 13 and 146 after, and each of the 6 unsupported ones it no longer blocks had been blocked
+for a misreading ("lacks power" against "not powerful"), not for a contradiction.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ NEGATION_FACTOR = 0.5
 
 # Cues of the hard rule (a narrower set: "without", "nothing" and "none" too often negate nothing a
 # claim restates, as in "free of charge" / "without charge").
-_CUES = frozenset({"not", "no", "never", "nor", "neither", "cannot", "impossible", "unable"})
+_CUES = frozenset({"not", "no", "never", "nor", "neither", "cannot", "impossible", "unable", "nowhere"})
 # "not possible to return", "not able to cancel": the negation reaches through these to the next word
 _CARRIERS = frozenset({"possible", "able", "allowed", "permitted", "likely", "necessary", "required", "going",
                        "meant", "supposed", "willing", "enough", "sure", "certain", "intended", "designed",
@@ -47,7 +59,23 @@ _BEFORE_NOT_A_CUE = frozenset({"or", "whether", "if"})
 _CLAUSE_BREAKS = frozenset({"but", "however", "although", "though", "while", "whereas", "which", "who", "whom",
                             "whose", "because", "since", "unless", "except", "instead", "rather", "yet", "and",
                             "so", "if", "when", "where", "than", "then"})  # fmt: skip
-_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable)\b|n['’]t\b", re.IGNORECASE)
+# Words that deny or weaken what follows without a cue ("little change", "minimal contribution", "lacks
+# power", "failed to show"): what they reach is read as neither negated nor stated plainly, so "have not
+# changed" is not contradicted by "little change".
+_WEAK_CUES = frozenset({"little", "minimal", "hardly", "barely", "scarcely", "rarely", "seldom", "lack", "lacks",
+                        "lacked", "lacking", "fail", "fails", "failed", "failing", "without", "absence"})  # fmt: skip
+# A negated verb of saying or believing denies its complement, it does not state it: in "he would not agree
+# that CO2 is a primary contributor" neither "primary" nor "contributor" is stated plainly.
+_COMPLEMENT_VERBS = frozenset({"agree", "believe", "think", "say", "said", "claim", "accept", "know", "show",
+                               "find", "found", "suggest", "mean", "indicate", "prove", "expect", "see", "seem",
+                               "appear", "clear", "true", "confirm", "demonstrate", "support", "imply", "consider",
+                               "feel", "argue", "assume", "guarantee", "evidence", "sign", "reason"})  # fmt: skip
+# "do not sink as readily", "does not work as well": a degree, not a denial of the verb
+_DEGREES = frozenset({"much", "well", "many", "often", "fast", "far", "long", "high", "low", "hard", "good",
+                      "strong", "quick", "large", "big", "great", "little", "few", "easy"})  # fmt: skip
+_QUOTES = frozenset({'"', "“", "”"})
+_SCOPE = 8  # tokens a cue reaches
+_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere)\b|n['’]t\b", re.IGNORECASE)
 
 
 def _is_cue(tok: str) -> bool:
@@ -69,20 +97,39 @@ def missing_negations(claim: str, evidence: str) -> list[str]:
     """Negations the claim states when the evidence states none, sorted ("not" and "never" both negate:
     "not stored" restates "never stored")."""
     claimed = negations(claim)
-    return sorted(claimed) if claimed and not negations(evidence) else []
+    if not claimed or negations(evidence) or any(t in _WEAK_CUES for t in tokens(evidence)):
+        return []
+    return sorted(claimed)
 
 
 def _content(tok: str) -> bool:
     return tok[:1].isalpha() and tok not in STOP_WORDS and not _is_cue(tok)
 
 
+def _in_clause(tok: str) -> bool:
+    """A token inside a clause: a word, or a quotation mark (`not "a primary contributor"`)."""
+    return (tok[:1].isalnum() or tok in _QUOTES) and tok not in _CLAUSE_BREAKS
+
+
+def _clause_end(toks: list[str], j: int, limit: int) -> int:
+    """Where the clause that goes on at toks[j] ends, at most `limit`."""
+    while j < limit and _in_clause(toks[j]):
+        j += 1
+    return j
+
+
 def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     """(negated, plain): the content-word stems `text` negates and those it states outside any
-    negation, each mapped to how it is written (for reasons: "'cannot' before 'returned'")."""
+    negation, each mapped to how it is written (for reasons: "'cannot' before 'returned'"). Words a weak
+    negation reaches ("little change") and the complement of a negated verb of saying ("does not believe
+    that X is Y") are in neither."""
     toks = clause_tokens(text)
     negated: dict[str, str] = {}
     in_scope: set[int] = set()
     for i, tok in enumerate(toks):
+        if tok in _WEAK_CUES:
+            in_scope.update(range(i + 1, _clause_end(toks, i + 1, min(len(toks), i + 1 + _SCOPE))))
+            continue
         if not _is_cue(tok):
             continue
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -90,16 +137,30 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
             continue  # "whether or not", "not only", "not always", "not to mention"
         if nxt in _COMPARATIVES and "than" in toks[i + 2 : i + 4]:
             continue  # "no more than 5", "not later than"
+        if nxt == "wait" and toks[i + 2 : i + 3] == ["to"]:
+            continue  # "can't wait to teach them": eager to, not a denial
         j = i + 1
         if tok == "no" and nxt == "longer":
             j += 1  # "no longer stored" negates "stored"
-        while j < min(len(toks), i + 8) and toks[j][:1].isalnum() and toks[j] not in _CLAUSE_BREAKS:
+        if tok == "nowhere" and nxt == "near":
+            j += 1  # "nowhere near on track" negates "track"
+        cue = "no longer" if tok == "no" and nxt == "longer" else tok
+        limit = min(len(toks), i + _SCOPE)
+        while j < limit and _in_clause(toks[j]):
             word = toks[j]
             if _content(word):
                 in_scope.add(j)
                 if not word.endswith("ly"):  # adverbs carry the scope on to the word they modify
-                    cue = "no longer" if tok == "no" and nxt == "longer" else tok
+                    if toks[j + 1 : j + 2] == ["as"] and (
+                            toks[j + 2 : j + 3] and (toks[j + 2] in _DEGREES or toks[j + 2].endswith("ly"))):  # fmt: skip
+                        break  # "do not sink as readily": a degree, not a denial
                     negated.setdefault(stem(word), f"{cue!r} before {word!r}")
+                    if word in _COMPLEMENT_VERBS:  # "does not believe that ...": the rest is neither
+                        k = j + 1  # its complement goes on through commas ("that human activities, specifically ...")
+                        while k < min(len(toks), j + 1 + 2 * _SCOPE) and (_in_clause(toks[k]) or toks[k] == ","):
+                            k += 1
+                        in_scope.update(range(j + 1, k))
+                        break
                     if word not in _CARRIERS:
                         break
             elif _is_cue(word):

@@ -17,7 +17,7 @@ from citebound.errors import CiteboundError  # noqa: E402
 from citebound.text.numbers import MAX_RUN_WORDS, canonical, extract_numbers, number_keys, unit_of  # noqa: E402
 from citebound.verify import check_claim  # noqa: E402
 from citebound.verify.checkers import make_checker  # noqa: E402
-from citebound.verify.checks.negation import polarity_conflicts  # noqa: E402
+from citebound.verify.checks.negation import missing_negations, polarity, polarity_conflicts  # noqa: E402
 
 ISSUE = {"S1": "Refunds are processed within five business days. Shipping takes 90 minutes."}
 
@@ -114,6 +114,9 @@ def test_units_written_several_ways_are_one_unit():
         ("Card numbers are stored.", "Card numbers are never stored."),
         ("Card numbers are stored.", "Card numbers are no longer stored."),
         ("Electronics do not carry a warranty.", "Electronics carry a twelve month warranty."),
+        ("The world is on track to meet the target.", "The world is nowhere near on track to meet the target."),
+        ("She can't teach them about tennis.", "She said she can't wait to teach them about tennis."),
+        ('Carbon dioxide is a primary contributor.', 'Carbon dioxide is not "a primary contributor".'),
     ],
 )  # fmt: skip
 def test_a_negation_mismatch_is_unsupported_for_the_deterministic_and_full_checkers(claim, source, full):
@@ -153,11 +156,44 @@ def test_the_reason_names_the_negation_and_the_word():
         ("The drug reduces hospital stays.", "The drug did not increase mortality and reduces hospital stays."),
         ("The form is checked.", "Whether or not it is signed, the form is checked."),
         ("Gift cards never expire.", "Gift cards can be bought at every till and never expire."),
+        # misreadings found on the claim sets' dev splits (2026-12-01): a quoted phrase, the complement of a
+        # denied "believe" / "agree", a weak negation, a degree, "nowhere near" against "not"
+        ('CO2 is not "a primary contributor to the warming we see."', "CO2 is not a primary contributor to the warming we see."),
+        ("CO2 is not a primary contributor to warming.",
+         "He does not believe that human activities, specifically CO2 emissions, are a primary contributor to warming."),
+        ("CO2 is not a primary contributor.", 'He "would not agree that" CO2 is "a primary contributor".'),
+        ("Droughts have not changed.", "Research suggests there has been little change in drought."),
+        ("Bone marrow cells don't contribute to macrophages.", "Macrophages self-maintain with minimal contribution from blood."),
+        ("CO2 is not powerful.", "It lacks significant power."),
+        ("Warm waters do not sink as readily.", "Water that is cooler will sink."),
+        ("The world is nowhere near on track.", "Australia is not on track to reach its target."),
     ],
 )  # fmt: skip
 def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(claim, source):
     assert polarity_conflicts(claim, source) == []
     assert det(claim, source).stage != "negation"
+
+
+@pytest.mark.parametrize(
+    "text, negated, plain, neither",
+    [
+        ('It is not "a primary contributor".', {"primari"}, set(), set()),
+        ("He does not believe that CO2 is a primary cause.", {"believ"}, set(), {"co2", "primari", "caus"}),
+        ("There has been little change in drought.", set(), set(), {"chang", "drought"}),
+        ("She can't wait to teach them.", set(), {"wait", "teach"}, set()),
+        ("The waters do not sink as readily.", set(), {"water"}, {"sink"}),
+        ("The plan is nowhere near on track.", {"track"}, {"plan"}, set()),
+    ],
+)  # fmt: skip
+def test_what_a_negation_reaches_is_negated_and_what_it_weakens_is_neither(text, negated, plain, neither):
+    got_negated, got_plain = polarity(text)
+    assert set(got_negated) == negated
+    assert plain <= set(got_plain) and not neither & (set(got_negated) | set(got_plain))
+
+
+def test_a_weak_negation_in_the_evidence_spares_the_missing_negation_penalty():
+    assert missing_negations("Droughts have not changed.", "There has been little change in drought.") == []
+    assert missing_negations("Droughts have not changed.", "Droughts have changed.") == ["not"]
 
 
 # -- exact numbers, and a reader that never crashes ---------------------------------------------------------
