@@ -83,6 +83,19 @@ _DIGITS = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+# Text that was tokenised and joined again (news summaries, PDF extraction) writes "1, 056" and "31. 8
+# million": sources also read these as 1,056 and 31.8 million, beside the plain readings ("1", "056").
+_SPACED = re.compile(
+    r"""
+    (?<![^\W\d_])(?<![\d.,]\ )(?<![\d.])          # not glued to letters, not inside another number
+    (?P<cur>[$€£¥₹]\s?)?
+    (?P<int>\d{1,3}(?:,\ \d{3})+(?!\d)(?!,\ \d)|\d+(?=\.\ \d))
+    (?P<dec>\.\ \d+(?!\d)(?!\.\ ?\d))?
+    (?P<suf>[ \u00a0\u202f]?(?:%|percent\b|per\s?cent\b|thousand\b|million\b|billion\b|trillion\b)|(?:bn|mn)\b)?
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_SPACED_STARTS = re.compile(r"[$€£¥₹\d](?<![^\W\d_].)(?<![\d.].)")
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?:\s?([AaPp])\.?[Mm]\b\.?)?(?![\d:])")
 # Where each pattern above can start (see text/scan.py): the first character, then the opening
@@ -253,6 +266,26 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
     return found
 
 
+def _spaced_mentions(text: str) -> list[NumberMention]:
+    """Readings of numbers written with a space inside ("1, 056", "$ 53, 193, 914", "31. 8 million"), for
+    sources only: each besides the plain readings of its parts."""
+    found: list[NumberMention] = []
+    for m in finditer_at(_SPACED, _SPACED_STARTS, text):
+        if m.group("dec") is None and ", " not in m.group("int"):
+            continue  # "31" of "31. 8" with no decimal after all
+        value = _decimal_of(m.group("int").replace(", ", ""), (m.group("dec") or "").replace(" ", ""))
+        suffix = (m.group("suf") or "").strip().lower()
+        kind = "currency" if m.group("cur") else "number"
+        if suffix in ("%", "percent") or suffix.startswith("per"):
+            kind = "percent"
+        elif suffix in _SUFFIX_SCALES:
+            value = value * _SUFFIX_SCALES[suffix]
+        elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
+            kind = "year"  # as _digit_mentions reads "1,056"
+        found.append(NumberMention(m.group(0), m.start(), m.end(), (value,), kind))
+    return found
+
+
 def _words_value(words: list[str]) -> tuple[int, bool]:
     """Value of a run of number words ("one hundred and five" -> 105); True if it ends in an ordinal."""
     total, current, ordinal = 0, 0, False
@@ -367,14 +400,17 @@ def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, 
     return NumberMention(text[start:end], start, end, (value,), kind, hedge)
 
 
-def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = True) -> list[NumberMention]:
+def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = True,
+                    spaced: bool = False) -> list[NumberMention]:  # fmt: skip
     """Every number stated in `text`, in order of position, with offsets into `text`.
 
     Citation markers and list enumerators are ignored. With `ambiguous_words=False` the lone words
     in AMBIGUOUS_WORDS are skipped (use it for claims; read sources with the default, leniently).
     `hedges=False` skips looking for "about"/"more than" before each number (sources need no hedges).
+    `spaced=True` also reads numbers written with a space after a thousands comma or a decimal point
+    ("1, 056", "31. 8 million"), as extra mentions beside the plain readings (sources only).
     """
-    clean = _blank(_blank(text, _ENUMERATOR), MARKER)
+    clean = unmarked = _blank(_blank(text, _ENUMERATOR), MARKER)
     mentions: list[NumberMention] = []
     for m in finditer_at(_ISO_DATE, _ISO_DATE_STARTS, clean):  # 2020-03-05: the year and the day; months are words elsewhere
         year, _, day = (int(g) for g in m.groups())
@@ -390,6 +426,8 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     # "1.5 million" is one number: keep its scale word out of the word scan
     clean = _blank_spans(clean, [(n.start, n.end) for n in digit_mentions])
     mentions += digit_mentions
+    if spaced and (", " in text or ". " in text):
+        mentions += _spaced_mentions(unmarked)
     mentions += _word_mentions(clean, ambiguous_words, hedges)
     mentions.sort(key=lambda n: (n.start, n.end))
     return mentions
@@ -452,8 +490,8 @@ def mention_units(mention: NumberMention) -> frozenset[str]:
 
 @lru_cache(maxsize=1024)
 def source_numbers(text: str) -> tuple[NumberMention, ...]:
-    """`extract_numbers(text, hedges=False)`, cached: how sources are read, often several times."""
-    return tuple(extract_numbers(text, hedges=False))
+    """`extract_numbers(text, hedges=False, spaced=True)`, cached: how sources are read, often several times."""
+    return tuple(extract_numbers(text, hedges=False, spaced=True))
 
 
 def number_keys(text: str) -> frozenset[str]:

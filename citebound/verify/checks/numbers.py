@@ -223,6 +223,8 @@ def source_attached(text: str, i: int, mentions: Sequence[NumberMention], start:
     mention = mentions[i]
     units = set(mention_units(mention))
     k, pos = i + 1, mention.end
+    while k < len(mentions) and mentions[k].start < mention.end:
+        k += 1  # a reading of a part of this one ("000" of "56, 000")
     while k < len(mentions) and mentions[k].start < stop and _RANGE.fullmatch(text, pos, mentions[k].start):
         pos = mentions[k].end  # "5 to 10 days": 5 is stated with days
         k += 1
@@ -320,7 +322,10 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
     def attached(k: int) -> Attached:
         """What the source's k-th number is stated with (in its own sentence), cached."""
         if k not in cache:
-            cache[k] = source_attached(source, k, mentions, *sentence_of(mentions[k].start)[1])
+            start, stop = sentence_of(mentions[k].start)[1]
+            if stop < mentions[k].end:  # "2. 4 miles": a number read across a break the splitter saw
+                stop = max(stop, sentence_of(mentions[k].end - 1)[1][1])
+            cache[k] = source_attached(source, k, mentions, start, stop)
         return cache[k]
 
     source_keys = [m.keys for m in mentions]  # (a property that builds a set: read once)
@@ -347,6 +352,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             got = attached(i)
             shown = _quote(source[found.start : max(got.end, found.end)])
             words = sentence_words[j] if 0 <= j < len(sentence_words) else ()
+            j_end = sentence_of(found.end - 1)[0] if found.end > s_end else j
+            if j_end != j and 0 <= j_end < len(sentence_words):  # "98. 7 per cent of cases": both halves
+                words = {**dict.fromkeys(words), **dict.fromkeys(sentence_words[j_end])}  # type: ignore[arg-type]
             # 1. unit or noun: a different unit fails; no unit fails unless the sentence names the
             # claim's unit and gives it to no other number ("a rise of 8.3 (inches)" passes, "400 IU
             # ... 200 mg" does not for 400 mg); a noun fails when the sentence names it, but not next
@@ -401,7 +409,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                         failures.append((2, f"{describe(mention)} with the year {year.text!r}, not "
                                             f"{' or '.join(sorted(years_in_claim))}"))  # fmt: skip
                         continue
-            passed.append(j)
+            passed += [j] if j_end == j else [j, j_end]
         alone = sum(c_start <= m.start < c_end and m.kind != "year" for m in stated) == 1
         if passed and alone:  # a claim sentence with one number: is the value the one its subject has?
             rival = _rival(source, mention, wanted, context, passed, mentions, sentences, sentence_words, attached)

@@ -179,3 +179,47 @@ def test_number_keys_are_never_all_letters(text):
     # (checks/lexical.py); that is exact only while no key can be spelled with letters alone.
     found = number_keys(text)
     assert found and not any(k.isalpha() for k in found)
+
+
+# -- numbers written with a space inside ("1, 056", "31. 8 million"): sources only ------------------------
+def test_a_source_reads_a_spaced_thousands_group_or_decimal_beside_its_parts():
+    # re-joined tokenised text (the qags news summaries) writes numbers this way
+    assert keys("taken charge of 1, 056 matches", hedges=False, spaced=True) == [{"1"}, {"1056"}, {"56"}]
+    assert {"53193914"} in keys("scooped $ 53, 193, 914 on the draw", hedges=False, spaced=True)
+    assert {"31800000"} in keys("surge to 31. 8 million sufferers", hedges=False, spaced=True)
+    assert {"98.7"} in keys("right in 98. 7 per cent of cases", hedges=False, spaced=True)
+    assert keys("taken charge of 1, 056 matches") == [{"1"}, {"56"}]  # a claim is read as written
+
+
+def test_a_year_or_a_long_number_before_a_comma_is_not_joined_to_the_next_one():
+    assert keys("In 2014, 150 people came.", hedges=False, spaced=True) == [{"2014"}, {"150"}]
+    assert keys("on December 5, 2014 it opened", hedges=False, spaced=True) == [{"5"}, {"2014"}]
+    assert keys("It rose 12. Then it fell.", hedges=False, spaced=True) == [{"12"}]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_spaced_reading_never_raises_and_offsets_hold_on_arbitrary_unicode(text):
+    for n in extract_numbers(text, hedges=False, spaced=True):
+        assert 0 <= n.start < n.end <= len(text)
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Around 56,000 dogs were treated for poisoning.", "Around 56, 000 dogs were treated for poisoning in 2014."),
+        ("The probe will hit the surface at 2.4 miles per second.",
+         "The probe will hit the surface at 2. 4 miles per second. It was launched in 2004."),
+        ("Dog one got it right in 98.7 per cent of cases.",
+         "Scientists found that dog one got it right in 98. 7 per cent of cases, while for dog two this was 97. 6 per cent."),
+        ("The couple scooped $53,193,914 on the draw.", "The couple scooped $ 53, 193, 914 on the draw."),
+    ],
+)  # fmt: skip
+def test_a_claim_number_written_with_a_space_in_the_source_is_found_with_its_unit(claim, source):
+    v = check_claim(claim, ["S1"], {"S1": source})
+    assert (v.label, v.stage) == ("supported", "lexical"), v.reason
+
+
+def test_a_spaced_source_number_still_blocks_another_value():
+    v = check_claim("Around 65,000 dogs were treated for poisoning.", ["S1"], {"S1": "Around 56, 000 dogs were treated."})
+    assert (v.label, v.stage) == ("unsupported", "numbers")

@@ -96,7 +96,7 @@ def claim_word_pairs(text: str) -> set[tuple[str, str]]:
 
 
 def reference_profile(text: str) -> dict:
-    mentions = extract_numbers(text, hedges=False)
+    mentions = extract_numbers(text, hedges=False, spaced=True)  # sources: "1, 056" too
     keys = frozenset(k for n in mentions for k in n.keys)
     toks = tokens(text)
     units = {t: pair_unit(t) for t in set(toks) - STOP_WORDS}
@@ -141,7 +141,7 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
     terms, source = claim_terms(text), reference_profile(evidence)
     missing = [t for t in terms if t not in source["terms"]]
     doc_share = 1.0 - len(missing) / len(terms) if terms else 0.0
-    if number_problems(text, claim_mentions(text), evidence, extract_numbers(evidence, hedges=False),
+    if number_problems(text, claim_mentions(text), evidence, extract_numbers(evidence, hedges=False, spaced=True),
                        source["sentences"], [frozenset(stem(word_of(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS
                                                        - _NUMBER_WORDS) for s, e in source["sentences"]],
                        word_stem=lambda w: stem(word_of(w.casefold().replace("’", "'")))):  # fmt: skip
