@@ -15,7 +15,9 @@ For one claim and each source it cites:
    dates     an event the best evidence window dates otherwise ("opened in 1932" against "began in
              1932 and opened in 1937") -> unsupported (checks/dates.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
-             claim states a negation its best evidence window lacks (checks/negation.py);
+             claim states a negation its best evidence window lacks (checks/negation.py), and halved
+             when the claim swaps a word the source never states for the opposite its window states
+             ("decreases" / "increases"; checks/opposites.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
              term share: the claim's content terms (stemmed, numbers normalised) found in the source.
              With scope="blend" (the default) it is the mean of the whole source's share and the
@@ -58,6 +60,7 @@ from citebound.verify.checks.lexical import (
     plain_terms,
     sentence_terms,
     source_plain_terms,
+    source_states,
     source_stemmed_terms,
     stemmed_profile,
     stemmed_terms,
@@ -67,6 +70,7 @@ from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
+from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
@@ -188,10 +192,15 @@ class Cascade:
             if n_pairs:
                 notes.append(f", {found_pairs}/{n_pairs} of its word pairs")
         if self.negation:
-            absent = missing_negations(claim, source[span[0] : span[1]] if span else source)
+            evidence = source[span[0] : span[1]] if span else source
+            absent = missing_negations(claim, evidence)
             if absent:
                 score *= NEGATION_FACTOR
                 notes.append(f"; the claim says {', '.join(repr(w) for w in absent)} and the evidence does not")
+            opposed = opposed_words(claim, evidence, source_states(source)) if self.stemming else []
+            if opposed:
+                score *= OPPOSITE_FACTOR
+                notes.append("; the claim says " + ", ".join(f"{c!r} where the evidence says {e!r}" for c, e in opposed))
 
         label = self.label_for(score)
         if n == 0:

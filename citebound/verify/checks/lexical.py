@@ -395,6 +395,19 @@ def pair_share(claim: frozenset[str], source: WordPairs) -> tuple[int, int]:
     return sum(pair in source for pair in claim), len(claim)
 
 
+def source_states(text: str) -> Callable[[str, str], bool]:
+    """`states(stem, word)`: whether the source states a word anywhere, by its stem (`word_terms`), or
+    written as is when it is a stop word ("more", "up": not among a source's terms)."""
+    profile = stemmed_profile(text)
+
+    def states(word_stem: str, word: str) -> bool:
+        if word_stem in profile.word_terms:
+            return True
+        return word in STOP_WORDS and re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", profile.folded) is not None
+
+    return states
+
+
 def source_stemmed_terms(text: str, claim: Terms | None = None) -> StrSet:
     """The source's terms; given the `claim`, only those it could match (the same share either way),
     so a claim with no number in it spares reading the source's numbers."""

@@ -35,6 +35,7 @@ from citebound.text.tokenize import tokens, tokens_in_spans
 # The stage rules the cascade runs before and after the lexical score (tested on their own):
 from citebound.verify.checks.negation import missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import number_problems
+from citebound.verify.checks.opposites import opposed_words
 
 # The code under test:
 from citebound.verify.cascade import Cascade
@@ -50,6 +51,7 @@ needs_data = pytest.mark.skipif(not CLAIMS_DATA.is_dir(), reason="claims data no
 # share as its score; dropping a negation its window states halves the score.
 BLOCKED_SHARE = 0.25
 NEGATION_PENALTY = 0.5
+OPPOSITE_PENALTY = 0.5  # a word swapped for its opposite (checks/opposites.py)
 SUPPORTED_AT, PARTIAL_FROM = 0.8, 0.5
 PERCENT_WORDS = frozenset(w for w, unit in UNITS_OF.items() if w.isalpha() and unit == "percent")
 WORD_VALUES = {w: canonical(v) for w, v in {**UNITS, **TENS, **ORDINALS}.items()}
@@ -136,7 +138,7 @@ def reference_window(sentences, per_sentence, wanted, max_sentences=2) -> tuple[
 
 def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT) -> tuple[str, float, tuple | None]:
     """ids -> numbers (value, unit or noun, sentence, year) -> negation conflict -> blended lexical
-    share with word pairs and the missing-negation penalty (docs/verifier.md)."""
+    share with word pairs, the missing-negation and the opposite-word penalties (docs/verifier.md)."""
     text = remove_markers(claim)
     terms, source = claim_terms(text), reference_profile(evidence)
     missing = [t for t in terms if t not in source["terms"]]
@@ -155,6 +157,10 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
     score = 0.75 * fraction + 0.25 * (len(found_pairs) / len(pairs) if pairs else 1.0)
     if missing_negations(text, evidence[start:end]):
         score *= NEGATION_PENALTY
+    words = set(tokens(evidence))
+    stated = {stem(word_of(w)) for w in words - STOP_WORDS - _NUMBER_WORDS}
+    if opposed_words(text, evidence[start:end], lambda s, w: s in stated or (w in STOP_WORDS and w in words)):
+        score *= OPPOSITE_PENALTY
     label = "unsupported" if score < PARTIAL_FROM else "supported" if score >= threshold else "partial"
     return label, score, (start, end)
 

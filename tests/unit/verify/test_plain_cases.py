@@ -1,9 +1,10 @@
 """Plain-language cases a user tries first (tests/unit/verify/plain_cases.jsonl, written for this test:
 one line each, claim + source + gold label), through the `deterministic` and `full` checkers.
 
-The set: 87 cases, 43 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
+The set: 90 cases, 45 unsupported — a negation hidden in a contraction ("cannot", "isn't", "won't",
 "never stored", "no longer", "nowhere near"), a negation the rules must not misread (a quoted phrase, a
-denied "believe that", "little change", "can't wait to"), a true number on the wrong attribute, thing, sentence or year, an
+denied "believe that", "little change", "can't wait to"), a word swapped for its opposite ("decreases" /
+"increases"), a true number on the wrong attribute, thing, sentence or year, an
 invented author or cause, a comparison turned around (and restated the other way round), a unit or number written two ways (supported),
 and plain paraphrases (supported). `rule: true` marks the cases the deterministic rules decide
 (checks/numbers.py, checks/negation.py, checks/comparison.py, checks/dates.py): an unsupported one must be unsupported, by those rules,
@@ -60,6 +61,7 @@ KNOWN_MISSES = {
         "invented-requirement": "an invented condition on a topic the source mentions: the model says P = 0.64 (lexical 0.25)",
         "para-never-sold": "the model scores 'never sold' against 'never sell' P = 0.16",
         "para-eu-shipping": "the model scores 'free' against 'costs nothing' P = 0.25",
+        "opp-decreases-increases": "the model says P = 0.47 for 'decreases' against 'increases'; the halved lexical score weighs 0.2",
     },
 }
 

@@ -1,0 +1,87 @@
+"""The opposite-word penalty: a claim must not swap a word of its source for its opposite.
+
+"Haplogroup I decreases the risk of heart disease" against "haplogroup I increases the risk of heart
+disease by 50 %", "neural loss" against "neural gain", "earned $3.1 billion" against "lost $3.1 billion":
+every other word of the claim is in the source, so word overlap scores it high. This reads the claim's
+words that have an opposite in OPPOSITES (direction of a change, amount, effect, quality, temperature,
+speed, length, age), stemmed, and finds one when
+
+- the source nowhere states the claim's word, and
+- the best evidence window states an opposite of it that the claim does not use itself.
+
+Comparatives of a "… than …" comparison in both texts are left to the comparison rule, which tells a
+restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a missing negation, checks/negation.py): the lexical score is
+multiplied by OPPOSITE_FACTOR. A source may state the same fact from the other side ("X reduces Y"
+against "Y increases without X"), and the rule does not know what each word is said of. Chosen on the
+claim sets' dev splits (docs/benchmarks.md, "Opposite words"): as a hard rule it would have blocked 35
+gold-supported dev claims beside 100 unsupported ones, so it only lowers the score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from citebound.text.stem import stem
+from citebound.text.tokenize import tokens
+from citebound.verify.checks.comparison import comparisons
+
+OPPOSITE_FACTOR = 0.5
+
+_PAIRS = """
+increase decrease, increase reduce, increase lower, increase decline, rise fall, rise decline, rise drop,
+gain loss, gain lose, grow shrink, expand shrink, expand contract, up down, upregulate downregulate,
+upregulation downregulation, upregulated downregulated, more less, more fewer, higher lower, high low,
+greater smaller, larger smaller, bigger smaller, most least, maximum minimum, maximal minimal, above below,
+majority minority, improve worsen, improve impair, better worse, best worst, benefit harm, positive negative,
+positively negatively, promote inhibit, promote suppress, activate inhibit, activate suppress,
+enhance reduce, enhance impair, enhance inhibit, accelerate slow, accelerate delay, strong weak,
+stronger weaker, succeed fail, success failure, win lose, earn lose, profit loss,
+safe dangerous, superior inferior, allow prevent, accept reject, approve reject, agree disagree,
+support oppose, include exclude, presence absence, present absent, warm cool, warmer cooler,
+warming cooling, hot cold, wet dry, fast slow, faster slower, long short, longer shorter, old young,
+older younger, rich poor
+"""
+OPPOSITES: dict[str, frozenset[str]] = {}
+for _pair in _PAIRS.replace("\n", " ").split(","):
+    _a, _b = (stem(w) for w in _pair.split())
+    OPPOSITES[_a] = OPPOSITES.get(_a, frozenset()) | {_b}
+    OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
+
+
+# irregular forms, read as their verb ("fell" / "rose")
+_BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
+         "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose"}  # fmt: skip
+
+
+def _stems(text: str) -> dict[str, str]:
+    """Each stem of `text` that has an opposite -> the word as written."""
+    found: dict[str, str] = {}
+    for tok in tokens(text):
+        s = stem(_BASE.get(tok, tok))
+        if s in OPPOSITES:
+            found.setdefault(s, tok)
+    return found
+
+
+def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
+    """(claim word, window word) for each word of the claim the source never states while the window
+    states an opposite of it the claim does not use; `in_source(stem, word)` says whether the whole
+    source states a word (checks/lexical.py `source_states`). Empty when there is none."""
+    claimed = _stems(claim)
+    if not claimed:
+        return []
+    stated = _stems(window)
+    c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
+    out = []
+    for s, word in claimed.items():
+        hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
+        if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) and not in_source(stem(word), word):
+            out.append((word, hit))
+    return out
+
+
+def _compared(text: str) -> set[str]:
+    """The comparatives of `text`'s "… than …" comparisons: those are the comparison rule's, which
+    knows a restatement with the sides swapped ("B has more features than A" / "A has fewer features
+    than B") from a comparison turned around (checks/comparison.py)."""
+    return {c.phrase.split()[0] for c in comparisons(text)}

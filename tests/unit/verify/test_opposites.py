@@ -1,0 +1,64 @@
+"""A claim that swaps a word of its source for its opposite scores lower (checks/opposites.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.text.stem import stem
+from citebound.text.tokenize import tokens
+from citebound.verify import check_claim
+from citebound.verify.checks.lexical import source_states
+from citebound.verify.checks.opposites import OPPOSITE_FACTOR, OPPOSITES, opposed_words
+
+
+def opposed(claim: str, source: str) -> list[tuple[str, str]]:
+    return opposed_words(claim, source, source_states(source))
+
+
+def test_the_table_is_symmetric_and_in_stems():
+    assert all(a in OPPOSITES[b] for a, others in OPPOSITES.items() for b in others)
+    assert OPPOSITES[stem("decreases")] >= {stem("increase")}
+    assert stem("cooling") in OPPOSITES[stem("warming")]
+
+
+@pytest.mark.parametrize(
+    "claim, source, pair",
+    [
+        ("Haplogroup I decreases the risk of heart disease.", "Haplogroup I increases the risk of heart disease.",
+         ("decreases", "increases")),
+        ("The bank lost $3.1 billion.", "The bank earned $3.1 billion.", ("lost", "earned")),
+        ("Gain in EEG power fell.", "Gain in EEG power rose sharply.", ("fell", "rose")),
+        ("Prices went down.", "Prices went up in May.", ("down", "up")),  # stop words, read as written
+    ],
+)  # fmt: skip
+def test_a_word_the_source_never_states_against_its_opposite_is_found(claim, source, pair):
+    assert opposed(claim, source) == [pair]
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The drug lowers blood pressure.", "The drug lowers blood pressure and increases heart rate."),  # stated
+        ("Sales increased and costs decreased.", "Sales increased while costs decreased."),  # both stated
+        ("Costs rose.", "Costs rose in May and fell in June."),  # the claim's word is in the source
+        ("Plan B has more features than plan A.", "Plan A has fewer features than plan B."),  # the comparison rule's
+        ("The lake is cold.", "The lake is deep."),  # no opposite in the source
+    ],
+)  # fmt: skip
+def test_no_opposite_when_the_source_states_the_word_or_a_comparison_restates_it(claim, source):
+    assert opposed(claim, source) == []
+
+
+def test_the_penalty_halves_the_lexical_score_and_is_named():
+    source = "Haplogroup I increases the risk of heart disease by 50 percent."
+    v = check_claim("Haplogroup I decreases the risk of heart disease.", ["S1"], {"S1": source})
+    assert (v.label, v.stage) == ("unsupported", "lexical")
+    assert "the claim says 'decreases' where the evidence says 'increases'" in v.reason
+    plain = check_claim("Haplogroup I raises the risk of heart disease.", ["S1"], {"S1": source})  # no opposite
+    assert v.score < plain.score and OPPOSITE_FACTOR == 0.5
+
+
+def test_stop_words_are_looked_up_as_written_in_the_whole_source():
+    states = source_states("Prices went up. They never went down again.")
+    assert states("down", "down") and states("up", "up") and not states("abov", "above")
+    assert all(states(stem(t), t) for t in tokens("prices went"))
