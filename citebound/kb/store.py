@@ -23,6 +23,7 @@ before dense search.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -49,7 +50,7 @@ from citebound.kb.chunk import (
 )
 from citebound.kb.ingest import RawDocument, Skipped, collect
 from citebound.kb.migrations import migrate
-from citebound.kb.textcodec import TextCache, pack, unpack
+from citebound.kb.textcodec import Dictionaries, TextCache, pack, train, unpack
 from citebound.paths import cache_root
 from citebound.text.unicode import lone_surrogate
 from citebound.types import Chunk
@@ -62,6 +63,7 @@ DEFAULT_BATCH_DOCS = 500
 VECTORS_STAMP = "vectors_stamp"  # meta key changed by every committed batch of vectors (readers reload)
 INDEX_SYNC_EVERY_S = 10.0  # during a long ingest the index commits at most this often (one tantivy commit each)
 INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
+DICTIONARY_KEY = "text_dictionary"  # meta: the id of the dictionary new texts are packed with
 MMAP_BYTES = 1 << 30  # how much of a SQLite KB file is read through a memory map (`_connect`)
 
 # A chunk's text is not stored twice: it is the slice [start, end) of the text of a version that has it
@@ -79,18 +81,22 @@ def _active(columns: str, where: str = "") -> str:
             f"JOIN chunks c ON c.chunk_id = vc.chunk_id WHERE d.status = 'active' {where} ORDER BY d.doc_id, vc.ord")
 
 
+# (chunk_id, doc_id, start, end, version, body) of the chunks whose ids fill {marks}, for `get_chunks`
+_CHUNKS_BY_ID = ('SELECT c.chunk_id, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
+                 "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_id IN ({marks})")
+
 # (chunk_id, content_hash, start, end, doc_id, version, body) rows, for `_sliced`
 _ACTIVE_ROWS = 'c.chunk_id, c.content_hash, c.start, c."end", d.doc_id, d.current_version, v.body'
 
 
-def _sliced(rows) -> Iterator[tuple[str, str, str]]:  # noqa: ANN001 - rows of _ACTIVE_ROWS
+def _sliced(rows, dictionaries: Dictionaries) -> Iterator[tuple[str, str, str]]:  # noqa: ANN001 - rows of _ACTIVE_ROWS
     """(chunk_id, text, content_hash) of `_ACTIVE_ROWS` rows in document order: each version decoded once
     (not through the cache, which a scan of the whole KB would only flush)."""
     key: tuple[str, int] | None = None
     text = ""
     for cid, digest, start, end, doc_id, version, body in rows:
         if key != (doc_id, version):
-            key, text = (doc_id, version), unpack(body)
+            key, text = (doc_id, version), unpack(body, dictionaries)
         yield cid, text[start:end], digest
 
 
@@ -171,7 +177,11 @@ class KnowledgeBase:
         self._lock = threading.RLock()
         self._bm25 = None
         self._index_synced_at = float("-inf")  # when ingest last committed the index (monotonic clock)
-        self._texts = TextCache()  # decoded version texts, by (doc_id, version)
+        # zstd dictionaries the KB trained on its own texts (meta `text_dictionary.<id>`; textcodec)
+        self._codec = Dictionaries(load=self._load_dictionary)
+        self._pending_dictionary: int | None = None  # trained inside a write not yet committed
+        self._use_stored_dictionary()
+        self._texts = TextCache(dictionaries=self._codec)  # decoded version texts, by (doc_id, version)
         self.chunk_size = int(self.get_setting("chunk_size"))
         self.overlap = int(self.get_setting("overlap"))
 
@@ -279,7 +289,10 @@ class KnowledgeBase:
         if self._bm25 is None:
             from citebound.kb.bm25_index import Bm25Index
 
-            self._bm25 = Bm25Index(self._index_folder(), threads=min(2, os.cpu_count() or 1))
+            # One indexing thread: tantivy writes a segment per thread per commit and does not merge
+            # fewer than 8, and a search visits every segment. On 100k chunks one thread built 5 % slower
+            # than two, and three commits left 3 segments (search 234 µs) instead of 6 (305 µs).
+            self._bm25 = Bm25Index(self._index_folder(), threads=1)
         return self._bm25
 
     def _index_folder(self) -> Path:
@@ -312,7 +325,7 @@ class KnowledgeBase:
             if at < 0 or at > revision:  # no index, a corrupt one, or one of another KB: rebuild
                 if at != -1 or revision != 0:  # not just a new, empty KB
                     log.warning("BM25 index at revision %s, KB at %s: rebuilding it", at, revision)
-                return [(cid, text) for cid, text, _ in _sliced(db.execute(_active(_ACTIVE_ROWS)))], [], revision, True
+                return [(cid, text) for cid, text, _ in _sliced(db.execute(_active(_ACTIVE_ROWS)), self._codec)], [], revision, True
             deletes = {r[0] for r in db.execute(
                 "SELECT vc.chunk_id FROM documents d "
                 "JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
@@ -320,7 +333,7 @@ class KnowledgeBase:
                 "WHERE d.updated_revision > ?", (at, at))}
             # streamed, not fetched: each row carries its version's compressed text
             rows = db.execute(_active(_ACTIVE_ROWS, "AND d.updated_revision > ?"), (at,))
-            adds = [(cid, text) for cid, text, _ in _sliced(rows)]
+            adds = [(cid, text) for cid, text, _ in _sliced(rows, self._codec)]
         return adds, deletes, revision, False
 
     # -- ingest ---------------------------------------------------------------------------------------
@@ -405,7 +418,11 @@ class KnowledgeBase:
                 changed = self._write_batch(db, batch, report)
             except BaseException:
                 self._texts.clear()  # a version read inside the rolled-back transaction never existed
+                if self._pending_dictionary is not None:  # trained for this batch, never committed
+                    self._codec.forget(self._pending_dictionary)
+                    self._pending_dictionary = None
                 raise
+            self._pending_dictionary = None
             if changed is None:
                 return 0
             revision, adds, deletes, new_chunks = changed
@@ -425,6 +442,8 @@ class KnowledgeBase:
         """The transaction of `_ingest_batch`: (revision, index adds, index deletes, new chunks), or None
         when nothing changed."""
         with write_transaction(db):
+            if self._codec.current is None:
+                self._train_dictionary(db, batch)
             revision = self.revision + 1
             adds: dict[str, str] = {}
             deletes: set[str] = set()
@@ -463,6 +482,33 @@ class KnowledgeBase:
             db.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(revision),))
         return revision, adds, deletes, new_chunks
 
+    def _train_dictionary(self, db, batch: Sequence[RawDocument]) -> None:  # noqa: ANN001
+        """Inside the batch's transaction: when the KB has no text dictionary yet and this batch has
+        enough text to learn one from, train it, store it, and pack this batch's texts with it. Another
+        process may have stored one meanwhile: then that one is used."""
+        if self._use_stored_dictionary():
+            return
+        data = train([d.text for d in batch if isinstance(d.text, str) and d.text.strip()])
+        if data is None:
+            return
+        did = self._pending_dictionary = self._codec.add(data, current=True)
+        db.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+            [(f"{DICTIONARY_KEY}.{did}", base64.b64encode(data).decode("ascii")), (DICTIONARY_KEY, str(did))],
+        )
+
+    def _use_stored_dictionary(self) -> bool:
+        """Pack new texts with the dictionary the KB names, if it names one (True then)."""
+        stored = self.get_setting(DICTIONARY_KEY)
+        data = self._load_dictionary(int(stored)) if stored is not None else None
+        if data:
+            self._codec.add(data, current=True)
+        return bool(data)
+
+    def _load_dictionary(self, dict_id: int) -> bytes | None:
+        stored = self.get_setting(f"{DICTIONARY_KEY}.{dict_id}")
+        return base64.b64decode(stored) if stored is not None else None
+
     def _ingest_one(
         self, doc: RawDocument, revision: int, now: float
     ) -> tuple[str, int, dict[str, str], set[str], int]:
@@ -498,7 +544,7 @@ class KnowledgeBase:
         db.execute(
             "INSERT INTO versions (doc_id, version, content_hash, body, chars, source, ingested_at, revision) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (doc.doc_id, version, digest, pack(doc.text), len(doc.text), doc.source, now, revision),
+            (doc.doc_id, version, digest, pack(doc.text, self._codec), len(doc.text), doc.source, now, revision),
         )
         new: list[str] = []
         new_chunks = 0
@@ -563,19 +609,14 @@ class KnowledgeBase:
         """Chunks for the known ids, in the order given (unknown ids are left out)."""
         found: dict[str, Chunk] = {}
         ids = list(dict.fromkeys(chunk_ids))
-        texts = self._texts
+        cut = self._texts.slice
         for lo in range(0, len(ids), 500):
             part = ids[lo : lo + 500]
-            marks = ",".join("?" * len(part))
             # one statement for all ids (the same text for the same number of ids: sqlite3 reuses the
             # prepared statement); each chunk row names its version, whose body comes along
-            for cid, doc_id, start, end, version, body in self.db.execute(
-                'SELECT c.chunk_id, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
-                f"JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_id IN ({marks})",
-                part,
-            ):
-                text = texts.slice((doc_id, version), body, start, end)
-                found[cid] = Chunk(cid, doc_id, int(version), int(start), int(end), text)
+            rows = self.db.execute(_CHUNKS_BY_ID.format(marks=",".join("?" * len(part))), part).fetchall()
+            for cid, doc_id, start, end, version, body in rows:
+                found[cid] = Chunk(cid, doc_id, version, start, end, cut((doc_id, version), body, start, end))
         return [found[c] for c in chunk_ids if c in found]
 
     def document_text(self, doc_id: str, version: int | None = None) -> str:
@@ -629,7 +670,7 @@ class KnowledgeBase:
 
     def active_chunks(self) -> Iterator[tuple[str, str, str]]:
         """(chunk_id, text, content_hash) of every retrievable chunk."""
-        yield from _sliced(self.db.execute(_active(_ACTIVE_ROWS)))
+        yield from _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec)
 
     def stats(self) -> dict[str, int]:
         q = self.db.execute

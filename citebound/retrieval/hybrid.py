@@ -160,7 +160,11 @@ class Retriever:
             found = index.search(qvec, depth)
             dense_scores = dict(found)
             rankings.append([cid for cid, _ in found])
-        fused = rrf(rankings, self.rrf_k)
+        if len(rankings) == 1:  # one ranking: its RRF scores, without fusing (the hot path of bm25 mode)
+            k = self.rrf_k
+            fused = [(cid, 1.0 / (k + position)) for position, cid in enumerate(rankings[0], 1)]
+        else:
+            fused = rrf(rankings, self.rrf_k)
         if qvec is not None:
             missing = [cid for cid, _ in fused if cid not in dense_scores]
             dense_scores.update(self._vectors.score_of(qvec, missing))
@@ -185,9 +189,11 @@ class Retriever:
         rerank_depth = getattr(self.reranker, "depth", len(candidates)) if self.reranker is not None else 0
         candidates = candidates[: max(k, rerank_depth)]
         chunks = {c.id: c for c in self.kb.get_chunks([c.chunk_id for c in candidates])}
+        if self.reranker is None:
+            found = [c for c in candidates if c.chunk_id in chunks]
+            return [Hit(f"S{i}", chunks[c.chunk_id], dict(c.scores)) for i, c in enumerate(found, 1)]
         hits = [Hit("", chunks[c.chunk_id], dict(c.scores)) for c in candidates if c.chunk_id in chunks]
-        if self.reranker is not None:
-            hits = list(self.reranker.rerank(question, hits))[:k]
+        hits = list(self.reranker.rerank(question, hits))[:k]
         return [Hit(f"S{i}", h.chunk, h.scores) for i, h in enumerate(hits, 1)]
 
     # -- abstention ------------------------------------------------------------------------------------
