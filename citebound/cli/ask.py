@@ -36,14 +36,24 @@ def render_result(result: Any) -> None:
         console.print(f"  [magenta]flagged[/] {f.source_id} contains instruction-like text ({f.pattern}): "
                       f"“{escape(f.excerpt)}”")
     total = sum(v for k, v in result.timings.items() if k != "failed")
-    console.print(f"[dim]request {result.request_id[:12]} · {result.backend['name']} · "
+    console.print(f"[dim]request {result.request_id[:12]} · {result.backend['name']}{_threshold_note(result.backend)} · "
                   f"{len(result.sources)} sources · {total:.2f} s[/]\n")
+
+
+def _threshold_note(backend: dict) -> str:
+    """Which confidence threshold the backend applied, if any, as ' (answer threshold 0.1561, the KB's own)'."""
+    used = backend.get("threshold")
+    if not isinstance(used, dict) or used.get("value") is None:
+        return ""
+    whose = {"kb": "the KB's own", "option": "given as an option", "default": "the model's default"}
+    return f" (answer threshold {used['value']:.4g}, {whose.get(used.get('source'), used.get('source'))})"
 
 
 def render_record(record: Any) -> None:
     console.print(f"[bold]request[/] {record.id}  {record.created_at}  [bold]{record.status}[/]")
     console.print(f"question: {escape(record.question)}")
-    console.print(f"kb: {record.kb_path} (revision {record.kb_revision}) · backend: {record.backend.get('name')}")
+    console.print(f"kb: {record.kb_path} (revision {record.kb_revision}) · backend: {record.backend.get('name')}"
+                  + _threshold_note(record.backend))
     console.print("[bold]sources[/]")
     for s in record.sources:
         scores = ", ".join(f"{k} {v:.3f}" for k, v in sorted(s.scores.items()))

@@ -209,6 +209,9 @@ def test_the_command_line(kb, questions_file):
         assert opened.get_json(SETTING_KEY) is None
     out = cli("calibrate", "answers", "--kb", str(kb), "--clear")
     assert out.returncode == 0 and "had no answer threshold" in out.stdout
+    assert cli("calibrate", "answers", "--kb", str(kb), "--questions", str(questions_file)).returncode == 0
+    shown = cli("ask", CARRIER, "--kb", str(kb)).stdout
+    assert "answer threshold" in shown and "the KB's own" in shown and "abstained" in shown
     out = cli("calibrate", "answers", "--kb", str(kb))
     assert out.returncode == 2 and "--questions FILE is required" in out.stderr
 
