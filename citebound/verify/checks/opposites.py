@@ -4,7 +4,8 @@
 disease by 50 %", "neural loss" against "neural gain", "earned $3.1 billion" against "lost $3.1 billion":
 every other word of the claim is in the source, so word overlap scores it high. This reads the claim's
 words that have an opposite in OPPOSITES (direction of a change, amount, effect, quality, temperature,
-speed, length, age), stemmed, and finds one when
+speed, length, age), stemmed, and words made opposite by a negative prefix ("indirect" / "direct",
+"unreliable" / "reliable"), and finds one when
 
 - the source nowhere states the claim's word, and
 - the best evidence window states an opposite of it that the claim does not use itself.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from citebound.text.stem import stem
+from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.comparison import comparisons
 
@@ -48,6 +49,7 @@ for _pair in _PAIRS.replace("\n", " ").split(","):
     OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
 
 
+_NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 # irregular forms, read as their verb ("fell" / "rose")
 _BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
          "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose"}  # fmt: skip
@@ -68,16 +70,33 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     states an opposite of it the claim does not use; `in_source(stem, word)` says whether the whole
     source states a word (checks/lexical.py `source_states`). Empty when there is none."""
     claimed = _stems(claim)
-    if not claimed:
-        return []
     stated = _stems(window)
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
     out = []
     for s, word in claimed.items():
         hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
-        if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) and not in_source(stem(word), word):
+        if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) \
+                and not in_source(stem(word), word):
+            out.append((word, hit))
+    return out + _prefixed(claim, window, in_source)
+
+
+def _prefixed(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
+    """Opposites made by a negative prefix ("indirect" / "direct", "correct" / "incorrect"): a claim word
+    the source never states, and in the window the same word with or without the prefix."""
+    c_words = {t for t in tokens(claim) if t.isalpha() and t not in STOP_WORDS}
+    w_words = {t for t in tokens(window) if t.isalpha() and t not in STOP_WORDS} - c_words
+    out = []
+    for word in sorted(c_words):
+        hit = next((w for w in sorted(w_words) if _negated_form(word, w) or _negated_form(w, word)), None)
+        if hit is not None and not in_source(stem(word), word):
             out.append((word, hit))
     return out
+
+
+def _negated_form(word: str, base: str) -> bool:
+    """Whether `word` is `base` with a negative prefix, `base` at least five letters ("unreliable")."""
+    return len(base) >= 5 and any(word == p + base for p in _NEGATIVE_PREFIXES)
 
 
 def _compared(text: str) -> set[str]:

@@ -62,3 +62,26 @@ def test_stop_words_are_looked_up_as_written_in_the_whole_source():
     states = source_states("Prices went up. They never went down again.")
     assert states("down", "down") and states("up", "up") and not states("abov", "above")
     assert all(states(stem(t), t) for t in tokens("prices went"))
+
+
+@pytest.mark.parametrize(
+    "claim, source, pair",
+    [
+        ("The study shows an indirect link.", "The study shows a direct link.", ("indirect", "direct")),
+        ("The output is correct.", "The output is incorrect.", ("correct", "incorrect")),
+        ("The test is unreliable.", "The test is reliable and cheap.", ("unreliable", "reliable")),
+    ],
+)  # fmt: skip
+def test_a_word_made_opposite_by_a_negative_prefix_is_found(claim, source, pair):
+    assert opposed(claim, source) == [pair]
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Food intake fell.", "Patients take the pill and eat less."),  # "take": too short to be a base
+        ("The test is unreliable.", "The test is unreliable, not reliable."),  # the source states it
+    ],
+)  # fmt: skip
+def test_a_prefix_match_needs_a_base_of_five_letters_and_a_word_the_source_lacks(claim, source):
+    assert opposed(claim, source) == []
