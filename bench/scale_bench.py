@@ -250,8 +250,33 @@ def phase_tantivy(args) -> dict:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     build_s, search, _, extra = run_tantivy(chunks, queries, folder)
+    with_text = tantivy_with_text(chunks, args.work / "tantivy_text")
     return {"chunks": len(chunks), "build_s": round(build_s, 2), "query": latencies(search, queries),
-            **extra, "peak_rss_mb": peak_rss_mb()}
+            **extra, "with_text": with_text, "peak_rss_mb": peak_rss_mb()}
+
+
+def tantivy_with_text(chunks: list[tuple[str, str]], folder: Path) -> dict:
+    """tantivy used directly as a passage store too: the same index with each chunk's text stored (in
+    tantivy's compressed doc store), so that a search returns the passages as citebound's `retrieve`
+    does. Build time and disk; the search is timed in `phase_queries` (`tantivy_direct(..., text=True)`)."""
+    import tantivy
+
+    from citebound.kb.bm25_index import ANALYZER, build_analyzer
+
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    with Timer() as built:
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("id", stored=True, tokenizer_name="raw")
+        builder.add_text_field("body", stored=True, tokenizer_name=ANALYZER, index_option="freq")
+        index = tantivy.Index(builder.build(), path=str(folder))
+        index.register_tokenizer(ANALYZER, build_analyzer())
+        writer = index.writer(heap_size=64_000_000, num_threads=2)
+        for pid, text in chunks:
+            writer.add_document(tantivy.Document(id=pid, body=text))
+        writer.commit()
+        writer.wait_merging_threads()
+    return {"build_s": round(built.seconds, 2), "disk_mb": du_mb(folder)}
 
 
 def phase_embedding(args) -> dict:
@@ -355,9 +380,12 @@ def phase_queries(args) -> dict:
     out["bm25_retrieve"] = latencies(lambda q: bm25.retrieve(q, k=10), queries)
     out["bm25_index_search"] = latencies(lambda q: kb.bm25.search(q, 10), queries)
     # the same three, query by query in one loop (order rotated), so that they share the machine's load
-    out["bm25_paired"] = paired({"tantivy_direct": tantivy_direct(args.work / "tantivy"),
-                                 "bm25_retrieve": lambda q: bm25.retrieve(q, k=10),
-                                 "bm25_index_search": lambda q: kb.bm25.search(q, 10)}, queries)
+    fns = {"tantivy_direct": tantivy_direct(args.work / "tantivy"),
+           "bm25_retrieve": lambda q: bm25.retrieve(q, k=10),
+           "bm25_index_search": lambda q: kb.bm25.search(q, 10)}
+    if (args.work / "tantivy_text").exists():  # tantivy returning the passages' text, as retrieve does
+        fns["tantivy_direct_text"] = tantivy_direct(args.work / "tantivy_text", text=True)
+    out["bm25_paired"] = paired(fns, queries)
     for mode in ("dense", "hybrid"):
         r = Retriever(kb, mode=mode, progress=False, embed_at_query=0)
         with Timer() as load:
@@ -375,8 +403,9 @@ def phase_queries(args) -> dict:
     return out
 
 
-def tantivy_direct(folder: Path):
-    """A search function over the index `phase_tantivy` built, as `retrieval_bench.run_tantivy` searches."""
+def tantivy_direct(folder: Path, text: bool = False):
+    """A search function over the index `phase_tantivy` built, as `retrieval_bench.run_tantivy` searches
+    (with `text`: the index of `tantivy_with_text`, returning (id, text) pairs)."""
     import tantivy
 
     from citebound.kb.bm25_index import ANALYZER, build_analyzer
@@ -390,7 +419,10 @@ def tantivy_direct(folder: Path):
     def search(q: str) -> list[str]:
         query = tantivy.Query.boolean_query(
             [(tantivy.Occur.Should, tantivy.Query.term_query(schema, "body", t)) for t in analyzer.analyze(q)])
-        return [searcher.doc(a)["id"][0] for _, a in searcher.search(query, 10, count=False).hits]
+        hits = searcher.search(query, 10, count=False).hits
+        if text:
+            return [(d["id"][0], d["body"][0]) for d in (searcher.doc(a) for _, a in hits)]
+        return [searcher.doc(a)["id"][0] for _, a in hits]
 
     return search
 
@@ -550,6 +582,10 @@ def main() -> None:
         "bm25_build_vs_tantivy": ratio(ing["bm25_index_s"], tan["build_s"]),
         "ingest_vs_tantivy_build": ratio(ing["ingest_s"], tan["build_s"]),
         "disk_vs_tantivy": ratio(ing["disk_mb"]["total"], tan["disk_mb"]),
+        # beside tantivy as a passage store too (each chunk's text stored in its doc store)
+        "disk_vs_tantivy_with_text": ratio(ing["disk_mb"]["total"], tan["with_text"]["disk_mb"]),
+        "bm25_query_vs_tantivy_with_text_paired": ratio(q["bm25_paired"]["bm25_retrieve"]["p50_ms"],
+                                                        q["bm25_paired"]["tantivy_direct_text"]["p50_ms"]),
         "embedding_vs_onnxruntime": result["embedding"]["ratio"],
         "ask_warm_p50_ms": result["ask_warm"]["p50_ms"],
     }

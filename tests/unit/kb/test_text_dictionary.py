@@ -86,11 +86,11 @@ def test_a_large_first_batch_trains_a_dictionary_and_texts_read_back(kb_target):
 
 def test_a_small_first_batch_stays_on_zlib_until_a_large_one_comes(tmp_path):
     with KnowledgeBase.open(tmp_path / "kb", create=True) as kb:
-        kb.ingest_documents(_docs(DICT_MIN_TEXTS - 1), progress=False, embed=False)
+        kb.ingest_documents(_docs(20), progress=False, embed=False)
         assert _codecs(kb) <= ZLIB and kb.get_setting(DICTIONARY_KEY) is None
         kb.ingest_documents(_docs(200, prefix="q"), progress=False, embed=False)
         assert _codecs(kb) & ZLIB and _codecs(kb) & ZSTD
-        for doc in _docs(DICT_MIN_TEXTS - 1) + _docs(200, prefix="q"):
+        for doc in _docs(20) + _docs(200, prefix="q"):
             assert kb.document_text(doc.doc_id) == doc.text
 
 
@@ -136,6 +136,7 @@ def test_codec_round_trip_with_a_dictionary():
     with pytest.raises(ValueError, match=f"dictionary {did}, which this KB lacks"):
         unpack(body, Dictionaries())  # a KB without that dictionary
     assert train(PARAS[:3]) is None  # too few texts to learn from
+    assert train([" ".join(PARAS[i * 40 : (i + 1) * 40]) for i in range(6)]) is not None  # a few long ones
 
 
 def test_postgres_and_sqlite_store_the_dictionary_as_meta_text(kb_target):
