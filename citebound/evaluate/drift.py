@@ -42,7 +42,8 @@ LOWER_IS_BETTER = ("abstention_rate", "error_rate", "removed_rate", "flag_rate",
 METRICS = HIGHER_IS_BETTER + LOWER_IS_BETTER
 PERCENTILES = (50, 90, 95, 99)
 TOP_REASONS = 5
-KIND_NAMES = {"kb_revision": "KB revision", "model": "checker model", "backend_options": "backend options"}
+KIND_NAMES = {"kb_revision": "KB revision", "model": "checker model", "backend_options": "backend options",
+              "answer_threshold": "answer threshold"}
 _UNKNOWN = object()  # a value an older record does not store: never a change
 
 
@@ -55,7 +56,7 @@ class Change:
     request_id: str
     period: str  # label of the period that record falls in
     position: float  # x position on the plots: period index, plus where in the period it happened
-    kind: str  # checker | threshold | model | backend | backend_options | kb_revision
+    kind: str  # checker | threshold | model | backend | backend_options | kb_revision | answer_threshold
     before: Any
     after: Any
 
@@ -378,7 +379,8 @@ def _changes(groups: list[Group], by_requests: bool) -> list[Change]:
 
 # -- what a record was produced with ---------------------------------------------------------------
 def identity(record: AuditRecord) -> dict[str, Any]:
-    """checker, threshold, model, backend and kb_revision of a record (`_UNKNOWN` where not stored)."""
+    """checker, threshold, model, backend, kb_revision and the backend's answer threshold of a record
+    (`_UNKNOWN` where not stored: records before the answer threshold was logged, backends without one)."""
     verifier = record.result.get("verifier")
     report = _report(record) or {}
     if isinstance(verifier, dict):
@@ -388,9 +390,11 @@ def identity(record: AuditRecord) -> dict[str, Any]:
         threshold = report.get("threshold", _UNKNOWN)
         model = _UNKNOWN
     options = {k: v for k, v in dict(record.backend.get("options") or {}).items() if k not in ("model", "model_path")}
+    applied = record.backend.get("threshold")  # the extractive backend's: an option, the KB's own or the default
     return {"checker": checker, "threshold": threshold, "model": model, "backend": backend_name(record.backend),
             "backend_options": options,
-            "kb_revision": record.kb_revision if record.kb_revision is not None else _UNKNOWN}
+            "kb_revision": record.kb_revision if record.kb_revision is not None else _UNKNOWN,
+            "answer_threshold": applied.get("value", _UNKNOWN) if isinstance(applied, dict) else _UNKNOWN}
 
 
 def backend_name(backend: Mapping[str, Any]) -> str:

@@ -252,3 +252,22 @@ def test_eval_qa_calibrate_on_a_dev_split_then_measure_another(tmp_path):
         evaluate_qa(dev, calibrate_on=dev, progress=False)
     with pytest.raises(InputError, match="do not also set -o threshold"):
         evaluate_qa(test, calibrate_on=dev, backend_options={"threshold": 0.3}, progress=False)
+
+
+def test_a_new_kb_threshold_is_a_change_in_the_drift_report(kb, questions_file):
+    """The audit log records the threshold each request applied, so `citebound report` marks the moment a
+    KB was calibrated (its abstention rate moves there for a reason it can name)."""
+    from citebound.evaluate.drift import build_report, identity, load_records
+
+    with KnowledgeBase.open(kb) as opened:
+        before = ask(CARRIER, opened)  # audit=True: the log beside the KB
+    record = calibrate_answers(kb, questions_file, progress=False)
+    with KnowledgeBase.open(kb) as opened:
+        after = ask(CARRIER, opened)
+    assert not before.abstained and after.abstained
+    records = sorted(load_records(kb)[0], key=lambda r: r.created_at)
+    assert [identity(r)["answer_threshold"] for r in records] == [default_threshold("answerability"),
+                                                                  record["threshold"]]
+    (change,) = build_report(records, by="requests:1").changes
+    assert change.kind == "answer_threshold" and change.after == record["threshold"]
+    assert change.label.startswith("answer threshold 0.5018 → ")
