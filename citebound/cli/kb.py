@@ -81,6 +81,23 @@ def register(app: typer.Typer) -> None:
             left = len(store.missing_vectors(shared_embedder(threads).name))
         typer.echo(f"embedded {done} chunks; {left} without a vector")
 
+    @app.command()
+    def compact(
+        kb: str = typer.Option(..., "--kb", help="Knowledge-base folder, or a postgresql:// URL."),
+    ) -> None:
+        """Store the KB's texts smaller: pack those written without a compression dictionary with one the KB
+        trains on its own texts, then VACUUM. Texts, chunks and citations do not change; safe to stop."""
+        from citebound.kb import KnowledgeBase
+
+        with KnowledgeBase.open(kb_path(kb)) as store:
+            done = store.compact(progress=True)
+        if done["dictionary"] is None:
+            typer.echo(f"{done['versions']} versions; too little text to train a dictionary on: nothing changed")
+            return
+        saved = done.get("bytes_before", 0) - done.get("bytes_after", 0)
+        typer.echo(f"repacked {done['repacked']} of {done['versions']} versions with dictionary {done['dictionary']}"
+                   f"{' (trained now)' if done['trained'] else ''}: {saved / 2**20:.1f} MB less text")
+
     @eval_app.command("retrieval")
     def eval_retrieval(
         data: Path = typer.Option(..., "--data", help="Folder in BEIR layout (corpus.jsonl, queries.jsonl, qrels/)."),

@@ -497,6 +497,60 @@ class KnowledgeBase:
             [(f"{DICTIONARY_KEY}.{did}", base64.b64encode(data).decode("ascii")), (DICTIONARY_KEY, str(did))],
         )
 
+    def compact(self, progress: bool = False, page: int = 1000) -> dict:
+        """Pack every version text stored without a dictionary (zlib: written before there was one, or
+        while the KB was too small to train one) with the KB's dictionary, training it first from an even
+        sample of the stored texts if there is none; then, in SQLite, VACUUM. Texts, chunks, offsets,
+        ids and the BM25 index do not change: readers in other processes go on reading throughout. Each
+        page of versions is one transaction, so a killed run leaves some texts repacked and the rest as
+        they were, all readable, and the next run does the rest. Returns what it did."""
+        from citebound.kb.textcodec import BLOCKS, WHOLE
+
+        db = self.db
+        keys = db.execute("SELECT doc_id, version FROM versions ORDER BY doc_id, version").fetchall()
+        trained = False
+        with self._lock:
+            try:
+                with write_transaction(db):
+                    if not self._use_stored_dictionary():
+                        step = max(1, len(keys) // 4000)
+                        sample = [self.document_text(d, v) for d, v in keys[::step]]
+                        self._train_dictionary(db, [RawDocument("", text, "") for text in sample])
+                        trained = self._pending_dictionary is not None
+            except BaseException:
+                if self._pending_dictionary is not None:
+                    self._codec.forget(self._pending_dictionary)
+                raise
+            finally:
+                self._pending_dictionary = None
+        if self._codec.current is None:
+            return {"versions": len(keys), "repacked": 0, "dictionary": None, "trained": False}
+        repacked = before = after = 0
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(keys), desc="compacting", unit="version", leave=False)
+        for lo in range(0, len(keys), page):
+            part = keys[lo : lo + page]
+            with self._lock, write_transaction(db):
+                for doc_id, version in part:
+                    (body,) = db.execute("SELECT body FROM versions WHERE doc_id = ? AND version = ?",
+                                         (doc_id, version)).fetchone()
+                    if bytes(body[:1]) not in (bytes([WHOLE]), bytes([BLOCKS])):
+                        continue
+                    new = pack(unpack(body, self._codec), self._codec)
+                    db.execute("UPDATE versions SET body = ? WHERE doc_id = ? AND version = ?", (new, doc_id, version))
+                    repacked, before, after = repacked + 1, before + len(body), after + len(new)
+            if bar is not None:
+                bar.update(len(part))
+        if bar is not None:
+            bar.close()
+        if not self.shared and repacked:
+            _vacuum(db, Path(self.path) / DB_FILE)
+        return {"versions": len(keys), "repacked": repacked, "dictionary": self._codec.current, "trained": trained,
+                "bytes_before": before, "bytes_after": after}
+
     def _use_stored_dictionary(self) -> bool:
         """Pack new texts with the dictionary the KB names, if it names one (True then)."""
         stored = self.get_setting(DICTIONARY_KEY)

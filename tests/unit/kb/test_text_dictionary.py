@@ -145,3 +145,36 @@ def test_postgres_and_sqlite_store_the_dictionary_as_meta_text(kb_target):
         keys = [k for (k,) in kb.db.execute("SELECT key FROM meta").fetchall() if k.startswith(DICTIONARY_KEY)]
         assert len(keys) == 2, keys  # the current id, and the dictionary itself
         assert is_postgres(str(kb_target)) == kb.shared
+
+
+def test_compact_repacks_a_zlib_kb_with_a_dictionary_and_changes_no_text(kb_target):
+    docs = _docs(300)
+    with KnowledgeBase.open(kb_target, create=True, chunk_size=400, overlap=80) as kb:
+        for lo in range(0, len(docs), 20):  # batches too small to train on: zlib throughout
+            kb.ingest_documents(docs[lo : lo + 20], progress=False, embed=False)
+        assert _codecs(kb) <= ZLIB and kb.get_setting(DICTIONARY_KEY) is None
+        chunks_before = {c.id: c for c in kb.get_chunks([cid for cid, _, _ in kb.active_chunks()])}
+        revision = kb.revision
+        done = kb.compact()
+        assert done["trained"] and done["repacked"] == len(docs) and done["bytes_after"] < 0.9 * done["bytes_before"]
+        assert _codecs(kb) <= ZSTD and kb.revision == revision
+        assert kb.compact()["repacked"] == 0  # nothing left to do
+    with KnowledgeBase.open(kb_target) as kb:
+        assert all(kb.document_text(d.doc_id) == d.text for d in docs)
+        assert {c.id: c for c in kb.get_chunks(list(chunks_before))} == chunks_before
+
+
+def test_compact_cli_on_a_kb_too_small_to_train_changes_nothing(tmp_path):
+    import typer
+    from typer.testing import CliRunner
+
+    from citebound.cli import kb as kb_commands
+
+    app = typer.Typer()
+    kb_commands.register(app)
+    with KnowledgeBase.open(tmp_path / "kb", create=True) as kb:
+        kb.ingest_documents(_docs(5), progress=False, embed=False)
+    result = CliRunner().invoke(app, ["compact", "--kb", str(tmp_path / "kb")])
+    assert result.exit_code == 0 and "nothing changed" in result.output
+    with KnowledgeBase.open(tmp_path / "kb") as kb:
+        assert _codecs(kb) <= ZLIB and all(kb.document_text(d.doc_id) == d.text for d in _docs(5))
