@@ -55,10 +55,10 @@ _BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "gre
          "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose"}  # fmt: skip
 
 
-def _stems(text: str) -> dict[str, str]:
-    """Each stem of `text` that has an opposite -> the word as written."""
+def _stems(toks: list[str]) -> dict[str, str]:
+    """Each stem of these tokens that has an opposite -> the word as written."""
     found: dict[str, str] = {}
-    for tok in tokens(text):
+    for tok in toks:
         s = stem(_BASE.get(tok, tok))
         if s in OPPOSITES:
             found.setdefault(s, tok)
@@ -69,8 +69,8 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     """(claim word, window word) for each word of the claim the source never states while the window
     states an opposite of it the claim does not use; `in_source(stem, word)` says whether the whole
     source states a word (checks/lexical.py `source_states`). Empty when there is none."""
-    claimed = _stems(claim)
-    stated = _stems(window)
+    c_toks, w_toks = tokens(claim), tokens(window)
+    claimed, stated = _stems(c_toks), _stems(w_toks)
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
     out = []
     for s, word in claimed.items():
@@ -78,25 +78,29 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
         if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) \
                 and not in_source(stem(word), word):
             out.append((word, hit))
-    return out + _prefixed(claim, window, in_source)
+    return out + _prefixed(c_toks, w_toks, in_source)
 
 
-def _prefixed(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
+def _prefixed(c_toks: list[str], w_toks: list[str], in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
     """Opposites made by a negative prefix ("indirect" / "direct", "correct" / "incorrect"): a claim word
-    the source never states, and in the window the same word with or without the prefix."""
-    c_words = {t for t in tokens(claim) if t.isalpha() and t not in STOP_WORDS}
-    w_words = {t for t in tokens(window) if t.isalpha() and t not in STOP_WORDS} - c_words
+    the source never states, and in the window (tokens) the same word with or without the prefix (a base of at
+    least five letters: "intake" is not "take")."""
+    c_words = {t for t in c_toks if t.isalpha() and t not in STOP_WORDS}
+    w_words = {t for t in w_toks if t.isalpha() and t not in STOP_WORDS} - c_words
+    w_bases = {b: w for w in w_words if w.startswith(_NEGATIVE_PREFIXES) for b in _bases(w)}
     out = []
     for word in sorted(c_words):
-        hit = next((w for w in sorted(w_words) if _negated_form(word, w) or _negated_form(w, word)), None)
+        hit = w_bases.get(word) or next((b for b in _bases(word) if b in w_words), None)
         if hit is not None and not in_source(stem(word), word):
             out.append((word, hit))
     return out
 
 
-def _negated_form(word: str, base: str) -> bool:
-    """Whether `word` is `base` with a negative prefix, `base` at least five letters ("unreliable")."""
-    return len(base) >= 5 and any(word == p + base for p in _NEGATIVE_PREFIXES)
+def _bases(word: str) -> list[str]:
+    """`word` without each negative prefix it starts with, when five letters or more are left."""
+    if not word.startswith(_NEGATIVE_PREFIXES):
+        return []
+    return [word[len(p) :] for p in _NEGATIVE_PREFIXES if word.startswith(p) and len(word) - len(p) >= 5]
 
 
 def _compared(text: str) -> set[str]:
