@@ -424,7 +424,9 @@ def candidate_answerability(question: str, candidates: list[ScoredSentence]) -> 
     from citebound.generation.answerability import sentence_answerability
 
     texts = [t for c in candidates for t in c.model_texts]
-    probs = iter(sentence_answerability(question, texts))
+    unique = list(dict.fromkeys(texts))  # overlapping chunks repeat sentences: each text is scored once
+    prob_of = dict(zip(unique, sentence_answerability(question, unique)))
+    probs = iter(prob_of[t] for t in texts)
     return [max(next(probs) for _ in c.model_texts) for c in candidates]
 
 
