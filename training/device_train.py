@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(1, str(REPO))
+from resumable import optimiser  # noqa: E402  (AdamW, word-piece table frozen: the CPU scripts' optimiser)
 
 T0 = time.time()
 LOG: list[str] = []
@@ -100,17 +101,6 @@ def score(model, rows: list, device, batch: int = 512) -> np.ndarray:
             z = model(*to_device_batch([rows[i] for i in idx], device))
         out[idx] = z.float().cpu().numpy()
     return out
-
-
-def optimiser(model, lr: float):
-    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)  # as train_entailment.py
-    no_decay = ("bias", "LayerNorm.weight")
-    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    groups = [
-        {"params": [p for n, p in trainable if not any(k in n for k in no_decay)], "weight_decay": 0.01},
-        {"params": [p for n, p in trainable if any(k in n for k in no_decay)], "weight_decay": 0.0},
-    ]
-    return torch.optim.AdamW(groups, lr=lr, fused=torch.cuda.is_available())
 
 
 def run_steps(model, batches, step_loss, lr: float, seconds: float, device, name: str, warmup: float = 0.03) -> dict:

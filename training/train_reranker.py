@@ -17,10 +17,11 @@ SQuAD 2.0 **dev** questions; no test split is read. Each chunk is read as its wi
 sentences sharing the most words with the question (train_entailment.best_window, 128 tokens), close to
 what the runtime's max over sentence windows ends up scoring.
 
-Resumable as train_entailment.py: a checkpoint (weights, optimiser, step, elapsed training seconds, RNG
-states, args, a fingerprint of the data) every `--checkpoint-minutes` and on SIGTERM/SIGINT, in
-~/.cache/citebound-train/RUN_NAME/state.pt; `--resume` continues where it stopped. At the end it writes
-cross_encoder.pt and train_info.json there, with the held-out MRR before and after.
+Resumable by the loop train_entailment.py uses (training/resumable.py): a checkpoint (weights, optimiser,
+step, elapsed training seconds, RNG states, args, a fingerprint of the data) every `--checkpoint-minutes`
+and on SIGTERM/SIGINT, in ~/.cache/citebound-train/RUN_NAME/state.pt; `--resume` continues where it
+stopped. At the end it writes cross_encoder.pt and train_info.json there, with the held-out MRR before
+and after. This script keeps only its data (groups -> items), its loss and its evaluation (MRR).
 """
 
 from __future__ import annotations
@@ -28,9 +29,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import random
-import signal
 import sys
 import time
 from pathlib import Path
@@ -41,8 +40,9 @@ from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from device_train import optimiser, score  # noqa: E402
-from train_entailment import CACHE, MAX_LEN, REPO, CrossEncoder, _atomic_save, best_window, collate, fingerprint  # noqa: E402
+from device_train import score  # noqa: E402
+from resumable import CACHE, ResumableLoop, args_record, load_resume, optimiser, seed_all  # noqa: E402
+from train_entailment import MAX_LEN, REPO, CrossEncoder, best_window, collate, fingerprint  # noqa: E402
 
 
 def read_groups(path: Path) -> list[dict]:
@@ -101,24 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--stop-after-steps", type=int, default=0, help="testing: exit (with a checkpoint) after this many steps")
     args = ap.parse_args(argv)
     run_dir = CACHE / args.run_name
-    state = None
-    if args.resume:
-        if not (run_dir / "state.pt").exists():
-            raise SystemExit(f"--resume needs a checkpoint in {run_dir}")
-        state = torch.load(run_dir / "state.pt", map_location="cpu", weights_only=False)
-        for k, v in state["args"].items():
-            if k in ("resume", "stop_after_steps", "checkpoint_minutes") or (k == "budget_minutes" and args.budget_minutes is not None):
-                continue
-            setattr(args, k, Path(v) if k in ("groups", "init") and v else v)
-        print(f"resuming {args.run_name} at step {state['step']} ({state['elapsed_train'] / 60:.1f} min trained)", file=sys.stderr)
+    state = load_resume(args, run_dir, path_args=("groups", "init"), default_budget=60.0)
     if args.groups is None:
         raise SystemExit("--groups is required for a new run")
-    if args.budget_minutes is None:
-        args.budget_minutes = 60.0
-    torch.set_num_threads(args.threads)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
+    seed_all(args.seed, args.threads)
 
     groups = read_groups(args.groups)
     train = [g for g in groups if g["split"] == "train"]
@@ -143,91 +129,29 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(items)} items ({1 + args.negs} pairs each) tokenised in {time.time() - t0:.0f}s; {json.dumps(counts)}", file=sys.stderr, flush=True)
 
     model = base_model()
-    if state is not None:
-        model.load_state_dict(state["model"])
-    elif args.init:
+    if state is None and args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
     mrr_init = state["mrr_init"] if state is not None else dev_mrr(model, dev_enc, owner, gold)
     print(f"held-out MRR at the start: {mrr_init}", file=sys.stderr, flush=True)
-    optim = optimiser(model, args.lr)  # word-piece table frozen, as train_entailment.py
     batches = [list(range(b, min(b + args.batch_items, len(items)))) for b in range(0, len(items), args.batch_items)]
-    total, warm = len(batches), max(1, int(len(batches) * args.warmup))
-    start, seen, running, elapsed0, sessions = 0, 0, 0.0, 0.0, []
-    if state is not None:
-        optim.load_state_dict(state["optim"])
-        start, seen, running, elapsed0, sessions = state["step"], state["seen"], state["running"], state["elapsed_train"], state["sessions"]
-        random.setstate(state["rng"]["python"])
-        np.random.set_state(state["rng"]["numpy"])
-        torch.set_rng_state(state["rng"]["torch"])
-    sessions.append({"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "from_step": start, "threads": args.threads})
-    budget = args.budget_minutes * 60
-    stop = {"signal": None}
-    signal.signal(signal.SIGTERM, lambda s, f: stop.update(signal=s))
-    signal.signal(signal.SIGINT, lambda s, f: stop.update(signal=s))
-    t_train = time.time()
-    step = start
-
-    def elapsed() -> float:
-        return elapsed0 + time.time() - t_train
-
-    def checkpoint(reason: str) -> None:
-        sessions[-1].update({"to_step": step, "ended_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-        _atomic_save({
-            "model": model.state_dict(), "optim": optim.state_dict(), "step": step, "total_steps": total, "seen": seen,
-            "running": running, "elapsed_train": elapsed(), "data_sha1": data_sha1, "mrr_init": mrr_init,
-            "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
-            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}, "sessions": sessions,
-        }, run_dir / "state.pt")  # fmt: skip
-        print(f"checkpoint ({reason}) step {step}/{total}, {elapsed() / 60:.1f} min trained", file=sys.stderr, flush=True)
-
+    # weights, optimiser, step, RNG states from the checkpoint when resuming
+    loop = ResumableLoop(args, run_dir, model, optimiser(model, args.lr), len(batches), data_sha1, state,
+                         extra={"mrr_init": mrr_init}, log_every=25)  # fmt: skip
     ce = torch.nn.CrossEntropyLoss()
-    model.train()
-    last_ckpt, seen_here, reason = time.time(), 0, "all planned steps done"
-    for i in range(start, total):
-        if elapsed() > budget:
-            reason = "budget reached"
-            break
-        if stop["signal"] is not None:
-            reason = f"signal {stop['signal']}"
-            break
-        step = i + 1
-        # warm-up, then linear decay on whichever runs out first: the steps or the time budget
-        done = max((step - 1) / total, elapsed() / budget)
-        scale = min(step / warm, max(0.0, (1 - done) / (1 - warm / total)))
-        for g in optim.param_groups:
-            g["lr"] = args.lr * scale
+
+    def step_loss(i: int) -> tuple[torch.Tensor, int]:  # listwise: the positive first among 1 + negs
         rows = [e for k in batches[i] for e in encoded[k]]
         ids, mask, types, _ = collate(rows, [0] * len(rows), list(range(len(rows))))
         z = model(ids, mask, types).view(len(batches[i]), 1 + args.negs)
-        loss = ce(z, torch.zeros(len(batches[i]), dtype=torch.long))
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optim.step()
-        optim.zero_grad(set_to_none=True)
-        seen += len(rows)
-        seen_here += len(rows)
-        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
-        if step % 25 == 0 or step == total:
-            rate = seen_here / (time.time() - t_train)
-            print(f"step {step}/{total} loss {running:.4f} lr {args.lr * scale:.2e} {rate:.1f} pairs/s "
-                  f"trained {elapsed() / 60:.1f}/{budget / 60:.0f} min", file=sys.stderr, flush=True)  # fmt: skip
-        if time.time() - last_ckpt >= args.checkpoint_minutes * 60:
-            checkpoint("periodic")
-            last_ckpt = time.time()
-        if args.stop_after_steps and step - start >= args.stop_after_steps:
-            reason = "stop-after-steps"
-            break
-    checkpoint(reason)
-    print(f"stopped: {reason} after {step} of {total} steps", file=sys.stderr, flush=True)
+        return ce(z, torch.zeros(len(batches[i]), dtype=torch.long)), len(rows)
+
+    reason = loop.run(step_loss)
     mrr_after = dev_mrr(model, dev_enc, owner, gold)
     print(f"held-out MRR: {mrr_init} -> {mrr_after}", file=sys.stderr, flush=True)
-    torch.save(model.state_dict(), run_dir / "cross_encoder.pt")
-    info = {"run_name": args.run_name, "init": str(args.init), "data": counts, "pairs_seen": seen, "steps": step,
-            "steps_planned": total, "train_minutes": round(elapsed() / 60, 1), "stopped": reason,
-            "held_out_mrr": {"start": mrr_init, "end": mrr_after}, "sessions": sessions,
-            "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}  # fmt: skip
-    (run_dir / "train_info.json").write_text(json.dumps(info, indent=1))
-
+    info = {"run_name": args.run_name, "init": str(args.init), "data": counts, "pairs_seen": loop.seen, "steps": loop.step,
+            "steps_planned": loop.total, "train_minutes": round(loop.elapsed() / 60, 1), "stopped": reason,
+            "held_out_mrr": {"start": mrr_init, "end": mrr_after}, "sessions": loop.sessions, "args": args_record(args)}  # fmt: skip
+    loop.write_outputs(info, [run_dir], indent=1)
 
 if __name__ == "__main__":
     main()
