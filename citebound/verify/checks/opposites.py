@@ -20,6 +20,8 @@ gold-supported dev claims beside 100 unsupported ones, so it only lowers the sco
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
 
 from citebound.text.stem import STOP_WORDS, stem
@@ -55,7 +57,27 @@ _BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "gre
          "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose"}  # fmt: skip
 
 
-def _stems(toks: list[str]) -> dict[str, str]:
+# Where `tokens` starts a token (in text case-folded with ’ read as '), and the rest of one: so a pattern
+# can find the few tokens this check reads in a window without tokenising all of it.
+_START = r"(?<![^\W_])(?<![^\W_]')"
+_REST = r"[^\W_]*(?:'[^\W_]+)*"
+
+
+def _candidates() -> re.Pattern[str]:
+    """Tokens that may stem to a word of the table: those starting with a table word's stem less its
+    last letter ("ris" finds "rising", stem "rise"), or with an irregular form."""
+    heads = set()
+    for word in {w for pair in _PAIRS.replace("\n", " ").split(",") for w in pair.split()} | set(_BASE):
+        head = os.path.commonprefix([word, stem(word)])
+        heads.add(head[:-1] if len(head) > 3 else head)
+    return re.compile(_START + "(?:" + "|".join(sorted(heads, key=len, reverse=True)) + ")" + _REST)
+
+
+_CANDIDATE = _candidates()
+_PREFIXED = re.compile(_START + "(?:" + "|".join(_NEGATIVE_PREFIXES) + r")[^\W\d_]{5,}(?![^\W_]|'[^\W_])")
+
+
+def _stems(toks) -> dict[str, str]:
     """Each stem of these tokens that has an opposite -> the word as written."""
     found: dict[str, str] = {}
     for tok in toks:
@@ -65,12 +87,19 @@ def _stems(toks: list[str]) -> dict[str, str]:
     return found
 
 
+def _has_token(folded: str, word: str) -> bool:
+    """Whether `word` is a whole token of the folded text."""
+    return word in folded and re.search(_START + re.escape(word) + r"(?![^\W_]|'[^\W_])", folded) is not None
+
+
 def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
     """(claim word, window word) for each word of the claim the source never states while the window
     states an opposite of it the claim does not use; `in_source(stem, word)` says whether the whole
     source states a word (checks/lexical.py `source_states`). Empty when there is none."""
-    c_toks, w_toks = tokens(claim), tokens(window)
-    claimed, stated = _stems(c_toks), _stems(w_toks)
+    c_toks = tokens(claim)
+    claimed = _stems(c_toks)
+    folded = window.casefold().replace("’", "'")
+    stated = _stems(m.group(0) for m in _CANDIDATE.finditer(folded)) if claimed else {}
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
     out = []
     for s, word in claimed.items():
@@ -78,19 +107,18 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
         if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) \
                 and not in_source(stem(word), word):
             out.append((word, hit))
-    return out + _prefixed(c_toks, w_toks, in_source)
+    return out + _prefixed({t for t in c_toks if t.isalpha() and t not in STOP_WORDS}, folded, in_source)
 
 
-def _prefixed(c_toks: list[str], w_toks: list[str], in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
+def _prefixed(c_words: set[str], folded: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:
     """Opposites made by a negative prefix ("indirect" / "direct", "correct" / "incorrect"): a claim word
-    the source never states, and in the window (tokens) the same word with or without the prefix (a base of at
-    least five letters: "intake" is not "take")."""
-    c_words = {t for t in c_toks if t.isalpha() and t not in STOP_WORDS}
-    w_words = {t for t in w_toks if t.isalpha() and t not in STOP_WORDS} - c_words
-    w_bases = {b: w for w in w_words if w.startswith(_NEGATIVE_PREFIXES) for b in _bases(w)}
+    the source never states, and in the (folded) window the same word with or without the prefix (a
+    base of at least five letters: "intake" is not "take")."""
+    prefixed = {m.group(0) for m in _PREFIXED.finditer(folded)} - c_words  # the window's "indirect", "unsafe", ...
     out = []
     for word in sorted(c_words):
-        hit = w_bases.get(word) or next((b for b in _bases(word) if b in w_words), None)
+        hit = next((f for f in (p + word for p in _NEGATIVE_PREFIXES) if f in prefixed), None) if prefixed else None
+        hit = hit or next((b for b in _bases(word) if b not in c_words and _has_token(folded, b)), None)
         if hit is not None and not in_source(stem(word), word):
             out.append((word, hit))
     return out
