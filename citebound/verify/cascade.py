@@ -200,7 +200,8 @@ class Cascade:
             opposed = opposed_words(claim, evidence, source_states(source)) if self.stemming else []
             if opposed:
                 score *= OPPOSITE_FACTOR
-                notes.append("; the claim says " + ", ".join(f"{c!r} where the evidence says {e!r}" for c, e in opposed))
+                said = ", ".join(f"{c!r} where the evidence says {e!r}" for c, e in opposed)
+                notes.append(f"; the claim says {said}")
 
         label = self.label_for(score)
         if n == 0:

@@ -151,8 +151,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
             if _content(word):
                 in_scope.add(j)
                 if not word.endswith("ly"):  # adverbs carry the scope on to the word they modify
-                    if toks[j + 1 : j + 2] == ["as"] and (
-                            toks[j + 2 : j + 3] and (toks[j + 2] in _DEGREES or toks[j + 2].endswith("ly"))):  # fmt: skip
+                    after = toks[j + 2] if toks[j + 1 : j + 2] == ["as"] and j + 2 < len(toks) else ""
+                    if after and (after in _DEGREES or after.endswith("ly")):
                         break  # "do not sink as readily": a degree, not a denial
                     negated.setdefault(stem(word), f"{cue!r} before {word!r}")
                     if word in _COMPLEMENT_VERBS:  # "does not believe that ...": the rest is neither

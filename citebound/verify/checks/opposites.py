@@ -11,10 +11,11 @@ speed, length, age), stemmed, and words made opposite by a negative prefix ("ind
 - the best evidence window states an opposite of it that the claim does not use itself.
 
 Comparatives of a "… than …" comparison in both texts are left to the comparison rule, which tells a
-restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a missing negation, checks/negation.py): the lexical score is
-multiplied by OPPOSITE_FACTOR. A source may state the same fact from the other side ("X reduces Y"
-against "Y increases without X"), and the rule does not know what each word is said of. Chosen on the
-claim sets' dev splits (docs/benchmarks.md, "Opposite words"): as a hard rule it would have blocked 35
+restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a
+missing negation, checks/negation.py): the lexical score is multiplied by OPPOSITE_FACTOR. A source may
+state the same fact from the other side ("X reduces Y" against "Y increases without X"), and the rule
+does not know what each word is said of. Chosen on the claim sets' dev splits (docs/benchmarks.md,
+"Negation and spaced numbers, opposite words"): as a hard rule it would have blocked 35
 gold-supported dev claims beside 100 unsupported ones, so it only lowers the score.
 """
 

@@ -211,7 +211,7 @@ def test_spaced_reading_never_raises_and_offsets_hold_on_arbitrary_unicode(text)
         ("The probe will hit the surface at 2.4 miles per second.",
          "The probe will hit the surface at 2. 4 miles per second. It was launched in 2004."),
         ("Dog one got it right in 98.7 per cent of cases.",
-         "Scientists found that dog one got it right in 98. 7 per cent of cases, while for dog two this was 97. 6 per cent."),
+         "Dog one got it right in 98. 7 per cent of cases, while for dog two this was 97. 6 per cent."),
         ("The couple scooped $53,193,914 on the draw.", "The couple scooped $ 53, 193, 914 on the draw."),
     ],
 )  # fmt: skip
@@ -221,5 +221,6 @@ def test_a_claim_number_written_with_a_space_in_the_source_is_found_with_its_uni
 
 
 def test_a_spaced_source_number_still_blocks_another_value():
-    v = check_claim("Around 65,000 dogs were treated for poisoning.", ["S1"], {"S1": "Around 56, 000 dogs were treated."})
+    source = "Around 56, 000 dogs were treated."
+    v = check_claim("Around 65,000 dogs were treated for poisoning.", ["S1"], {"S1": source})
     assert (v.label, v.stage) == ("unsupported", "numbers")

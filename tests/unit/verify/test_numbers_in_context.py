@@ -158,12 +158,14 @@ def test_the_reason_names_the_negation_and_the_word():
         ("Gift cards never expire.", "Gift cards can be bought at every till and never expire."),
         # misreadings found on the claim sets' dev splits (2026-12-01): a quoted phrase, the complement of a
         # denied "believe" / "agree", a weak negation, a degree, "nowhere near" against "not"
-        ('CO2 is not "a primary contributor to the warming we see."', "CO2 is not a primary contributor to the warming we see."),
+        ('CO2 is not "a primary contributor to the warming we see."',
+         "CO2 is not a primary contributor to the warming we see."),
         ("CO2 is not a primary contributor to warming.",
-         "He does not believe that human activities, specifically CO2 emissions, are a primary contributor to warming."),
+         "He does not believe that human activities, specifically CO2 emissions, are a primary contributor."),
         ("CO2 is not a primary contributor.", 'He "would not agree that" CO2 is "a primary contributor".'),
         ("Droughts have not changed.", "Research suggests there has been little change in drought."),
-        ("Bone marrow cells don't contribute to macrophages.", "Macrophages self-maintain with minimal contribution from blood."),
+        ("Bone marrow cells don't contribute to macrophages.",
+         "Macrophages self-maintain with minimal contribution from blood."),
         ("CO2 is not powerful.", "It lacks significant power."),
         ("Warm waters do not sink as readily.", "Water that is cooler will sink."),
         ("The world is nowhere near on track.", "Australia is not on track to reach its target."),
