@@ -26,6 +26,21 @@ def parse_depths(text: str) -> list[int]:
     return depths
 
 
+def _build_ann(store) -> None:  # noqa: ANN001 - a KnowledgeBase
+    """Past `HNSW_MIN_CHUNKS` vectors, build and save the approximate-search graph now, in the batch job
+    that changed the vectors, so that no question has to wait for it (or search exactly) later."""
+    from citebound.retrieval import Retriever
+    from citebound.retrieval.vectors import HNSW_MIN_CHUNKS
+
+    if store.shared or store.stats().get("chunks", 0) < HNSW_MIN_CHUNKS:
+        return  # PostgreSQL searches in the database; a smaller KB is searched exactly
+    retriever = Retriever(store, mode="dense", progress=False)
+    retriever.warm_up(embed_missing=False, ann="build")
+    index = retriever._vectors
+    if index is not None and index.hnsw_file is not None and not index.hnsw_loaded:
+        typer.echo(f"approximate-search graph over {len(index)} vectors built and saved ({index.hnsw_file.name})")
+
+
 def register(app: typer.Typer) -> None:
     from citebound.cli import calibrate_app, err_console, eval_app
 
@@ -45,6 +60,8 @@ def register(app: typer.Typer) -> None:
         logging.getLogger("citebound.kb").setLevel(logging.ERROR)  # skips are listed below, once, not logged too
         with KnowledgeBase.open(kb_path(kb), create=True, chunk_size=chunk_size, overlap=overlap) as store:
             report = store.ingest(paths, progress=True, embed=embed)
+            if embed:
+                _build_ann(store)
         for skipped in report.skipped:
             err_console.print(f"[yellow]skipped[/] {skipped.source}: {skipped.reason}")
         typer.echo(report.summary())
@@ -79,6 +96,8 @@ def register(app: typer.Typer) -> None:
         with KnowledgeBase.open(kb_path(kb)) as store, executor(ray, workers) as runner:
             done = store.ensure_vectors(shared_embedder(threads), progress=True, batch=batch, executor=runner)
             left = len(store.missing_vectors(shared_embedder(threads).name))
+            if not left:
+                _build_ann(store)
         typer.echo(f"embedded {done} chunks; {left} without a vector")
 
     @app.command()

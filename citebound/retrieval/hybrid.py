@@ -63,6 +63,7 @@ class Retriever:
         progress: bool = True,
         embed_at_query: int = config.EMBED_AT_QUERY_MAX,
         in_database: bool | None = None,
+        ann: str = "load",
     ) -> None:
         if mode not in MODES:
             raise InputError(f"unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}")
@@ -77,6 +78,7 @@ class Retriever:
         self._embedder = embedder
         self.embed_at_query = embed_at_query
         self.in_database = kb.shared if in_database is None else (in_database and kb.shared)
+        self.ann = ann  # past retrieval.vectors.HNSW_MIN_CHUNKS: build | background | load the graph
         self._vectors = None
         self._vectors_stamp: tuple[int, str | None] | None = None
         self._bm25_revision = kb.revision
@@ -94,10 +96,15 @@ class Retriever:
     def uses_dense(self) -> bool:
         return self.mode in ("dense", "hybrid")
 
-    def warm_up(self, embed_missing: bool = True) -> None:
+    def warm_up(self, embed_missing: bool = True, ann: str = "build") -> None:
         """Load the model and vectors now instead of on first query, embedding any chunk that has none
-        (with `embed_missing=False`, only as many as a query would: `embed_at_query`)."""
+        (with `embed_missing=False`, only as many as a query would: `embed_at_query`). Past
+        `HNSW_MIN_CHUNKS` vectors the approximate graph is loaded, or built first (`ann="build"`, the
+        default: every later search alike) or in the background (`"background"`: a server answers
+        exactly meanwhile); `"load"` never builds."""
         if self.uses_dense:
+            if ann != self.ann:
+                self.ann, self._vectors = ann, None  # this mode from now on, from the next load too
             self._vector_index(embed_all=embed_missing)
 
     def _stamp(self) -> tuple[int, str | None]:
@@ -122,7 +129,7 @@ class Retriever:
                     return self._vectors
                 ids, matrix = self.kb.load_vectors(self.embedder.name)
                 folder = Path(self.kb.path) / "ann" / self.embedder.name if isinstance(self.kb.path, Path) else None
-                self._vectors = VectorIndex(ids, matrix, folder=folder)
+                self._vectors = VectorIndex(ids, matrix, folder=folder, ann=self.ann)
                 self._vectors_stamp = stamp
         return self._vectors
 

@@ -159,7 +159,9 @@ class Service:
 
         try:
             with self.kb_lock.read():
-                self.retriever.warm_up(embed_missing=False)  # the vectors there are; none embedded here
+                # the vectors there are, none embedded here; a graph past HNSW_MIN_CHUNKS is built in the
+                # background while the server answers with exact search
+                self.retriever.warm_up(embed_missing=False, ann="background")
                 if self.kb.stats()["documents"]:
                     ask("What does this knowledge base say?", self.kb, backend=self.backend,
                         retriever=self.retriever, audit=False, abstain_on_weak_retrieval=False)

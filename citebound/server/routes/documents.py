@@ -54,7 +54,7 @@ def run_ingest(service: Any, name: str, data: bytes, folder: str | None) -> dict
         with service.kb_lock.write():
             try:
                 report = service.kb.ingest_documents(items(), progress=False, embed=False)
-                service.retriever.warm_up()  # embed the new chunks now, not on the next question
+                service.retriever.warm_up(ann="background")  # embed the new chunks now, not on the next question
             except CiteboundError as exc:
                 raise ApiError(400, "invalid_request", public_message(str(exc))) from None
     finally:
