@@ -38,6 +38,7 @@ _TERMINAL = re.compile(
 _STARTS_SENTENCE = re.compile(r"""["'“‘«(\[]*[A-Z0-9À-ÖØ-Þ•\-*]""")
 _HARD_BREAK = re.compile(r"\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*•]|\d{1,3}[.)])\s)")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_CIRCA_YEAR = re.compile(r"\s+\d{3,4}\b")
 _DOTTED_INITIALS = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]")
 
 
@@ -48,6 +49,8 @@ def _is_abbreviation(text: str, dot: int) -> bool:
         return False
     word = match.group(1).lower().rstrip(".")
     if word in ABBREVIATIONS:
+        return True
+    if word == "c" and _CIRCA_YEAR.match(text, dot + 1):  # "c. 1616": circa, before a year
         return True
     # A single capital letter ("J. Smith"), or dotted initials ("U.S.", "e.g.") not in the list.
     token = match.group(1)

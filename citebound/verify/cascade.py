@@ -12,6 +12,12 @@ For one claim and each source it cites:
    comparison  a comparison the best evidence window states the other way round ("slower than" /
              "faster than", or its sides swapped) -> unsupported (checks/comparison.py); runs with
              the negation rule.
+   exception  the claim states of a thing what the best evidence window states of everything except
+             it ("covers water damage" / "covers everything except water damage") -> unsupported
+             (checks/exceptions.py); runs with the negation rule.
+   opposite  the claim is its best evidence window's statement with one word swapped for its opposite
+             ("prohibited" / "permitted", every other content word in the window) -> unsupported
+             (checks/opposites.py `swapped_opposites`); runs with the negation rule.
    dates     an event the best evidence window dates otherwise ("opened in 1932" against "began in
              1932 and opened in 1937") -> unsupported (checks/dates.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
@@ -67,10 +73,11 @@ from citebound.verify.checks.lexical import (
     support_fraction,
 )
 from citebound.verify.checks.comparison import comparison_conflicts
+from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
-from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words
+from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
@@ -165,8 +172,12 @@ class Cascade:
         "faster than"), or an event it dates otherwise -> unsupported, whatever later stages would say."""
         _, start, end = self.window(source, terms)
         window = source[start:end]
-        for stage, conflicts in (("negation", polarity_conflicts(claim, window)),
+        negated = [] if affirmed_by_exception(claim, window) else polarity_conflicts(claim, window)
+        for stage, conflicts in (("negation", negated),
                                  ("comparison", comparison_conflicts(claim, window)),
+                                 ("exception", exception_conflicts(claim, window)),
+                                 ("opposite", swapped_opposites(claim, window, source_states(source))
+                                  if self.stemming else []),
                                  ("dates", date_conflicts(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(

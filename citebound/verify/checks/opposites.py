@@ -43,7 +43,9 @@ stronger weaker, succeed fail, success failure, win lose, earn lose, profit loss
 safe dangerous, superior inferior, allow prevent, accept reject, approve reject, agree disagree,
 support oppose, include exclude, presence absence, present absent, warm cool, warmer cooler,
 warming cooling, hot cold, wet dry, fast slow, faster slower, long short, longer shorter, old young,
-older younger, rich poor
+older younger, rich poor, permit prohibit, permit forbid, allow prohibit, allow forbid, optional mandatory,
+optional required, optional compulsory, voluntary mandatory, voluntary compulsory, enable disable,
+open closed, earliest latest
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
@@ -99,6 +101,8 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     source states a word (checks/lexical.py `source_states`). Empty when there is none."""
     c_toks = tokens(claim)
     claimed = _stems(c_toks)
+    if claimed and _excepts_claim(c_toks, window):  # "closed on Mondays" / "open every day except Mondays"
+        return []
     folded = window.casefold().replace("’", "'")
     stated = _stems(m.group(0) for m in _CANDIDATE.finditer(folded)) if claimed else {}
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
@@ -109,6 +113,36 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
                 and not in_source(stem(word), word):
             out.append((word, hit))
     return out + _prefixed({t for t in c_toks if t.isalpha() and t not in STOP_WORDS}, folded, in_source)
+
+
+def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[str]:
+    """The opposite words of `opposed_words` where the claim is otherwise the window's own statement:
+    every other content word of the claim is in the window ("Smoking is prohibited" against "Smoking
+    is permitted in the courtyard"). Such a claim says the opposite of its evidence, and the cascade
+    blocks it (stage `opposite`) whatever a model says; with words the window lacks, the claim may say
+    something else, and the pair only lowers the lexical score. A window that excepts the claim's
+    words ("open every day except Mondays") is left alone (in `opposed_words`): "closed on Mondays"
+    restates it."""
+    pairs = opposed_words(claim, window, in_source)
+    if not pairs:
+        return []
+    window_stems = {stem(t) for t in tokens(window) if t.isalpha() and t not in STOP_WORDS}
+    claimed = {stem(t) for t in tokens(claim) if t.isalpha() and t not in STOP_WORDS}
+    out = []
+    for word, hit in pairs:
+        rest = claimed - {stem(_BASE.get(word, word)), stem(word)}
+        if rest and rest <= window_stems:
+            out.append(f"the claim says {word!r} where its evidence says {hit!r}")
+    return out
+
+
+def _excepts_claim(c_toks: list[str], window: str) -> bool:
+    """Whether the window's exceptions name a content word of the claim: then an opposite word restates
+    it ("closed on Mondays" against "open every day except Mondays") rather than contradicting it."""
+    from citebound.verify.checks.exceptions import excepted_words  # (exceptions imports nothing from here)
+
+    excepted = excepted_words(window)
+    return bool(excepted) and any(stem(t) in excepted for t in c_toks if t.isalpha() and t not in STOP_WORDS)
 
 
 def _prefixed(c_words: set[str], folded: str, in_source: Callable[[str, str], bool]) -> list[tuple[str, str]]:

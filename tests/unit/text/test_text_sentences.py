@@ -30,3 +30,12 @@ def test_spans_are_trimmed_offsets():
     text = "  One here.  Two there.  "
     for start, end in sentence_spans(text):
         assert text[start:end] == text[start:end].strip()
+
+
+def test_circa_before_a_year_does_not_end_a_sentence():
+    from citebound.text.sentences import split_sentences
+
+    assert split_sentences("Merry Company on a Terrace (c. 1616–17), Willem Buytewech. It hangs in The Hague.") == [
+        "Merry Company on a Terrace (c. 1616–17), Willem Buytewech.", "It hangs in The Hague."]
+    assert split_sentences("He wrote part c. 2019 was a good year.") == ["He wrote part c. 2019 was a good year."]
+    assert split_sentences("See appendix c. Then read the rest.") == ["See appendix c.", "Then read the rest."]

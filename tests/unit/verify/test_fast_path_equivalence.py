@@ -33,9 +33,10 @@ from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens, tokens_in_spans
 
 # The stage rules the cascade runs before and after the lexical score (tested on their own):
+from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
 from citebound.verify.checks.negation import missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import number_problems
-from citebound.verify.checks.opposites import opposed_words
+from citebound.verify.checks.opposites import opposed_words, swapped_opposites
 
 # The code under test:
 from citebound.verify.cascade import Cascade
@@ -121,6 +122,18 @@ def reference_profile(text: str) -> dict:
     }  # fmt: skip
 
 
+def reference_clauses(text: str, sentences) -> list[tuple[int, int]]:
+    """Each sentence cut again after every "; " (the semicolon stays with the clause before it)."""
+    out = []
+    for s, e in sentences:
+        at = s
+        for m in re.finditer(r";\s+", text[s:e]):
+            out.append((at, s + m.start() + 1))
+            at = s + m.end()
+        out.append((at, e))
+    return [(a, b) for a, b in out if b > a]
+
+
 def reference_window(sentences, per_sentence, wanted, max_sentences=2) -> tuple[float, int, int]:
     if not wanted:
         return 0.0, sentences[0][0], sentences[0][1]
@@ -143,13 +156,24 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
     terms, source = claim_terms(text), reference_profile(evidence)
     missing = [t for t in terms if t not in source["terms"]]
     doc_share = 1.0 - len(missing) / len(terms) if terms else 0.0
+    # numbers are read with their clause: each sentence cut again after "; "
+    clauses = reference_clauses(evidence, source["sentences"])
     if number_problems(text, claim_mentions(text), evidence, extract_numbers(evidence, hedges=False, spaced=True),
-                       source["sentences"], [frozenset(stem(word_of(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS
-                                                       - _NUMBER_WORDS) for s, e in source["sentences"]],
+                       clauses, [frozenset(stem(word_of(w)) for w in set(tokens(evidence[s:e])) - STOP_WORDS
+                                           - _NUMBER_WORDS) for s, e in clauses],
                        word_stem=lambda w: stem(word_of(w.casefold().replace("’", "'")))):  # fmt: skip
         return "unsupported", BLOCKED_SHARE * doc_share, None
     w_share, start, end = reference_window(source["sentences"], source["sentence_terms"], frozenset(terms))
-    if polarity_conflicts(text, evidence[start:end]):  # the negation stage
+    window = evidence[start:end]
+    words = set(tokens(evidence))
+    stated = {stem(word_of(w)) for w in words - STOP_WORDS - _NUMBER_WORDS}
+
+    def states(s: str, w: str) -> bool:
+        return s in stated or (w in STOP_WORDS and w in words)
+
+    # the contradiction stages: negation (unless an exception affirms the claim), exception, opposite
+    if (not affirmed_by_exception(text, window) and polarity_conflicts(text, window)) \
+            or exception_conflicts(text, window) or swapped_opposites(text, window, states):
         return "unsupported", BLOCKED_SHARE * doc_share, None
     fraction = (doc_share + w_share) / 2
     pairs = claim_word_pairs(text)
@@ -157,9 +181,7 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
     score = 0.75 * fraction + 0.25 * (len(found_pairs) / len(pairs) if pairs else 1.0)
     if missing_negations(text, evidence[start:end]):
         score *= NEGATION_PENALTY
-    words = set(tokens(evidence))
-    stated = {stem(word_of(w)) for w in words - STOP_WORDS - _NUMBER_WORDS}
-    if opposed_words(text, evidence[start:end], lambda s, w: s in stated or (w in STOP_WORDS and w in words)):
+    if opposed_words(text, window, states):
         score *= OPPOSITE_PENALTY
     label = "unsupported" if score < PARTIAL_FROM else "supported" if score >= threshold else "partial"
     return label, score, (start, end)

@@ -8,7 +8,7 @@ from citebound.text.stem import stem
 from citebound.text.tokenize import tokens
 from citebound.verify import check_claim
 from citebound.verify.checks.lexical import source_states
-from citebound.verify.checks.opposites import OPPOSITE_FACTOR, OPPOSITES, opposed_words
+from citebound.verify.checks.opposites import OPPOSITE_FACTOR, OPPOSITES, opposed_words, swapped_opposites
 
 
 def opposed(claim: str, source: str) -> list[tuple[str, str]]:
@@ -51,11 +51,27 @@ def test_no_opposite_when_the_source_states_the_word_or_a_comparison_restates_it
 
 def test_the_penalty_halves_the_lexical_score_and_is_named():
     source = "Haplogroup I increases the risk of heart disease by 50 percent."
-    v = check_claim("Haplogroup I decreases the risk of heart disease.", ["S1"], {"S1": source})
+    # "sharply" is not in the source: the claim is not the source's statement with one word swapped, so
+    # the opposite only halves the lexical score (no block)
+    v = check_claim("Haplogroup I sharply decreases the risk of heart disease.", ["S1"], {"S1": source})
     assert (v.label, v.stage) == ("unsupported", "lexical")
     assert "the claim says 'decreases' where the evidence says 'increases'" in v.reason
-    plain = check_claim("Haplogroup I raises the risk of heart disease.", ["S1"], {"S1": source})  # no opposite
+    plain = check_claim("Haplogroup I sharply raises the risk of heart disease.", ["S1"], {"S1": source})
     assert v.score < plain.score and OPPOSITE_FACTOR == 0.5
+
+
+def test_the_source_statement_with_one_word_swapped_is_blocked_whatever_a_model_says():
+    source = "Haplogroup I increases the risk of heart disease by 50 percent."
+    v = check_claim("Haplogroup I decreases the risk of heart disease.", ["S1"], {"S1": source})
+    assert (v.label, v.stage) == ("unsupported", "opposite")
+    assert "the claim says 'decreases' where its evidence says 'increases'" in v.reason
+    states = source_states(source)
+    assert swapped_opposites("Haplogroup I decreases the risk of heart disease.", source, states)
+    assert not swapped_opposites("Haplogroup I decreases the risk of stroke.", source, states)  # says more
+    assert not swapped_opposites("Haplogroup I increases the risk of heart disease.", source, states)
+    # an exception turns it around: "closed on Mondays" restates "open every day except Mondays"
+    museum = "The museum is open every day except Mondays."
+    assert not swapped_opposites("The museum is closed on Mondays.", museum, source_states(museum))
 
 
 def test_stop_words_are_looked_up_as_written_in_the_whole_source():

@@ -1,0 +1,99 @@
+"""The exception check: a claim must not state of a thing what its source states of everything but it.
+
+"The warranty covers water damage" against "The warranty covers everything except water damage": every
+word of the claim is in its source, so word overlap (and, measured, the entailment model) calls it
+supported. This rule reads, in each sentence of the best evidence window, an exception (`except`,
+`except for`, `excluding`, `other than`, `apart from`, `with the exception of`, `but not`, `save for`)
+and the phrase after it up to the next punctuation, and finds a conflict when
+
+- the claim names something only the exception names (a content word in the phrase, not before it), and
+- every content word of the claim is in that sentence's clause: what comes before the exception (the
+  statement it is excepted from) or the phrase itself; so the claim says the clause's very statement
+  of the excepted thing ("closed on Mondays" against "open every day except Mondays" says something
+  else, and is left to the other stages), and
+- neither the claim nor the clause before the exception is negated, and the claim states no exception
+  of its own.
+
+The other way round (`affirmed_by_exception`): "not allowed anywhere except the lobby" makes the lobby the
+one place it is allowed, so "Pets are allowed in the lobby" is what it says; the negation rule, which
+would read "allowed" against "not allowed", skips such a window.
+
+The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage
+`exception`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.text.sentences import sentence_spans
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation, tokens
+
+_EXCEPT = re.compile(
+    r"\b(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|with\s+the\s+exception\s+of|but\s+not|save\s+for)\b",
+    re.IGNORECASE,
+)
+_PHRASE_END = re.compile(r"[,.;:!?()\[\]]|\s(?:and|or)\s+(?:is|are|was|were|can|will|may|must|has|have)\b")
+_CLAUSE_START = re.compile(r"[;:]")
+_NEGATIONS = frozenset("not no never nothing none nowhere neither nor cannot without".split())
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NEGATIONS}
+
+
+def _negated(text: str) -> bool:
+    return any(t in _NEGATIONS or is_contracted_negation(t) for t in tokens(text))
+
+
+def _exceptions(evidence: str):
+    """(the exception's words, the phrase, the clause before it as text) of each exception in `evidence`."""
+    for s_start, s_end in sentence_spans(evidence):
+        sentence = evidence[s_start:s_end]
+        for m in _EXCEPT.finditer(sentence):
+            end = _PHRASE_END.search(sentence, m.end())
+            phrase = sentence[m.end() : end.start() if end else len(sentence)]
+            starts = [c.end() for c in _CLAUSE_START.finditer(sentence, 0, m.start())]
+            yield m.group(0).lower(), phrase, sentence[starts[-1] if starts else 0 : m.start()]
+
+
+def excepted_words(evidence: str) -> set[str]:
+    """The content-word stems the evidence's exceptions name ("except Mondays": {"monday"})."""
+    if not _EXCEPT.search(evidence):
+        return set()
+    return {w for _, phrase, _ in _exceptions(evidence) for w in _stems(phrase)}
+
+
+def affirmed_by_exception(claim: str, evidence: str) -> bool:
+    """True when the evidence denies something of everything except what the claim names, so that the
+    claim's statement is the one the evidence makes: "Pets are allowed in the lobby" against "Pets are
+    not allowed anywhere except the lobby". The negation rule must not read that as a contradiction."""
+    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or _negated(claim):
+        return False
+    claimed = _stems(claim)
+    for _, phrase, before in _exceptions(evidence):
+        if not _negated(before):
+            continue
+        excepted, stated = _stems(phrase), _stems(before)
+        if (claimed & excepted) - stated and claimed <= stated | excepted:
+            return True
+    return False
+
+
+def exception_conflicts(claim: str, evidence: str) -> list[str]:
+    """Each exception of the evidence that the claim states the excepted thing against, as a readable
+    phrase; empty when there is none or the rule cannot relate them."""
+    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or _negated(claim):
+        return []
+    claimed = _stems(claim)
+    if not claimed:
+        return []
+    out = []
+    for word, phrase, before in _exceptions(evidence):
+        if _negated(before):
+            continue
+        excepted, stated = _stems(phrase), _stems(before)
+        if (claimed & excepted) - stated and claimed <= stated | excepted:
+            out.append(f"the source states it of everything {word} {phrase.strip()!r}")
+    return out

@@ -1,0 +1,50 @@
+"""The exception rule (checks/exceptions.py): a claim must not state of a thing what its source states of
+everything except it; and a denial of everything except a thing affirms it."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.verify.cascade import Cascade
+from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, excepted_words
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The warranty covers water damage.", "The warranty covers everything except water damage."),
+        ("Sale items can be refunded.", "All items can be refunded, excluding sale items."),
+        ("Bob went home early.", "Everyone except Bob went home early."),
+        ("The plan includes phone support.", "The plan includes all support channels other than phone support."),
+        ("The drug lowers blood sugar in children.", "The drug lowers blood sugar in adults but not children."),
+    ],
+)
+def test_the_excepted_thing_is_not_supported(claim, source):
+    assert exception_conflicts(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert v.label == "unsupported" and v.stage in ("exception", "negation"), v.reason  # "but not" is a negation too
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The warranty covers fire damage.", "The warranty covers everything except water damage."),  # not excepted
+        ("The warranty does not cover water damage.", "The warranty covers everything except water damage."),
+        ("The museum is closed on Mondays.", "The museum is open every day except Mondays."),  # another statement
+        ("Pets are allowed in the lobby.", "Pets are not allowed anywhere except the lobby."),  # a denial's exception
+        ("All staff except interns get a bonus.", "All staff except interns get a bonus."),  # the claim's own
+        ("Water damage is common.", "The warranty covers everything except water damage."),  # says something else
+    ],
+)
+def test_no_conflict_where_the_claim_agrees_or_says_something_else(claim, source):
+    assert exception_conflicts(claim, source) == []
+
+
+def test_a_denial_with_an_exception_affirms_the_excepted_thing():
+    source = "Pets are not allowed anywhere except the lobby."
+    assert affirmed_by_exception("Pets are allowed in the lobby.", source)
+    assert not affirmed_by_exception("Pets are allowed in the garden.", source)
+    assert not affirmed_by_exception("Pets are allowed in the lobby.", "Pets are allowed anywhere except the lobby.")
+    v = Cascade().check_pair("Pets are allowed in the lobby.", source)
+    assert v.stage != "negation", v.reason  # no longer read as "allowed" against "not allowed"
+    assert excepted_words("The museum is open every day except Mondays, and closes at six.") == {"monday"}
