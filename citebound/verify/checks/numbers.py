@@ -275,6 +275,33 @@ class NumberProblem:
 _RANK = {"unit": 0, "noun": 0, "sentence": 1, "year": 2}  # the candidate that got furthest is reported
 
 
+_PER = re.compile(r"\s*(?:per\s+|/\s*)([^\W\d_]+)", re.IGNORECASE)
+_UNIT_WORD = re.compile(r"\s*(?:[^\W\d_]+|[%€$£])")
+# abbreviations a rate is written with, read as their word ("km/h" is per hour)
+_RATE_WORDS = {"h": "hour", "hr": "hour", "hrs": "hour", "min": "minute", "s": "second", "sec": "second",
+               "d": "day", "wk": "week", "mo": "month", "yr": "year", "y": "year", "annum": "year"}
+
+
+def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
+    """What the number ending at `pos` is a rate per: the stems after "per" or "/" that follow it, past
+    its unit (two words at most): "10 euros per user per month" -> {user, month}, "5 mg/kg/day" ->
+    {kg, day}; empty when none follows."""
+    at = pos
+    for _ in range(3):
+        if _PER.match(text, at):
+            break
+        word = _UNIT_WORD.match(text, at)
+        if word is None:
+            return frozenset()
+        at = word.end()
+    out = set()
+    while (m := _PER.match(text, at)) is not None:
+        name = m.group(1).lower()
+        out.add(word_stem(_RATE_WORDS.get(name, name)))
+        at = m.end()
+    return frozenset(out)
+
+
 def _quote(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -367,6 +394,14 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             ):
                 named = " ".join(wanted.words) or next(iter(wanted.units))
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {named!r}"))
+                continue
+            claimed_rate = rate_after(claim, mention.end, word_stem)
+            got_rate = rate_after(source, found.end, word_stem) if claimed_rate else frozenset()
+            if got_rate and got_rate != claimed_rate:
+                # "10 euros per month" is not stated by "10 euros per user per month": a rate is per what
+                # the source says it is per (a source that gives no rate is left to the other checks)
+                failures.append((0, f"{describe(mention)} only as {_quote(source[found.start:found.end + 40])!r}, "
+                                    f"not per {' per '.join(sorted(claimed_rate))!r}"))  # fmt: skip
                 continue
             claimed_dim = dimension(wanted.words) if wanted.units else None
             if claimed_dim and (got_dim := dimension(got.words)) and got_dim != claimed_dim:
