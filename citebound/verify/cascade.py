@@ -15,6 +15,9 @@ For one claim and each source it cites:
    exception  the claim states of a thing what the best evidence window states of everything except
              it ("covers water damage" / "covers everything except water damage") -> unsupported
              (checks/exceptions.py); runs with the negation rule.
+   scope     the claim says "all" of what the window restricts ("orders over 50 euros") or "only" of what
+             it shares ("managers and team leads"), otherwise restating it -> unsupported
+             (checks/scope.py); runs with the negation rule.
    opposite  the claim is its best evidence window's statement with one word swapped for its opposite
              ("prohibited" / "permitted", every other content word in the window) -> unsupported
              (checks/opposites.py `swapped_opposites`); runs with the negation rule.
@@ -74,6 +77,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
+from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
@@ -176,6 +180,7 @@ class Cascade:
         for stage, conflicts in (("negation", negated),
                                  ("comparison", comparison_conflicts(claim, window)),
                                  ("exception", exception_conflicts(claim, window)),
+                                 ("scope", scope_conflicts(claim, window)),
                                  ("opposite", swapped_opposites(claim, window, source_states(source))
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window))):  # fmt: skip

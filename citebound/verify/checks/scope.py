@@ -1,0 +1,96 @@
+"""The scope check: a claim must not widen what its source restricts, or narrow what it shares.
+
+"All orders ship free" against "Orders over 50 euros ship free", or "Only managers can approve expenses"
+against "Managers and team leads can approve expenses": every content word of the claim is in its
+source, so word overlap (and, measured, the entailment model) calls it supported. This rule reads, in
+the claim and its best evidence window:
+
+- **all**: the claim says `all` / `every` / `each` / `any` of a noun, the window names that noun with a
+  restriction right after it (`over`, `above`, `under`, `below`, `exceeding`, `more than`, `less than`,
+  `at least`, `at most`, `up to`, `from`, `within`: "orders over 50 euros") or right before it (`some`,
+  `most`, `certain`, `selected`, `eligible`, `qualifying`, `many`, `few`), and says no universal itself;
+- **only**: the claim says `only` of a noun (or "X alone"), the window names that noun joined to
+  another by `and` / `or` / `as well as` ("managers and team leads"), and says no `only` itself;
+
+and every other content word of the claim is in the window (the claim restates the window's statement
+with its scope changed). A negated claim is left alone. The cascade runs it with the negation rule; a
+conflict makes the source `unsupported` (stage `scope`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation, tokens
+
+_UNIVERSAL = frozenset({"all", "every", "each", "any"})
+_AFTER = re.compile(r"\s+(?:over|above|under|below|exceeding|more\s+than|less\s+than|fewer\s+than|at\s+least|"
+                    r"at\s+most|up\s+to|from|within)\b", re.IGNORECASE)
+_BEFORE = frozenset({"some", "most", "certain", "selected", "eligible", "qualifying", "many", "few"})
+_JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)", re.IGNORECASE)
+_NEGATIONS = frozenset("not no never nothing none nowhere neither nor cannot without".split())
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _content(words: list[str]) -> set[str]:
+    return {stem(w) for w in words if w.isalpha() and w not in STOP_WORDS}
+
+
+def _noun_after(toks: list[str], i: int) -> str | None:
+    """The first content word after position `i` (skipping "the", "of", "our"...): the noun quantified."""
+    for tok in toks[i + 1 : i + 4]:
+        if tok.isalpha() and tok not in STOP_WORDS:
+            return tok
+    return None
+
+
+def scope_conflicts(claim: str, evidence: str) -> list[str]:
+    """Each widened or narrowed scope, as a readable phrase; empty when none or the rule cannot tell."""
+    c_toks = tokens(claim)
+    if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
+        return []
+    w_toks = tokens(evidence)
+    claimed, stated = _content(c_toks), _content(w_toks)
+    out = []
+    for i, tok in enumerate(c_toks):
+        if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
+            noun = _noun_after(c_toks, i)
+            if noun and claimed - {stem(noun)} <= stated and _restricted(evidence, noun):
+                out.append(f"the source says it of some {noun}, not {tok} {noun}")
+        elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
+            noun = _noun_after(c_toks, i)
+            if noun and claimed - {stem(noun)} <= stated and (other := _joined(evidence, noun)):
+                out.append(f"the source says it of {noun} and {other}, not only {noun}")
+    return out
+
+
+def _mentions(evidence: str, noun: str):
+    """Each place the evidence names `noun` (or a word with its stem): (start, end) of the word."""
+    target = stem(noun)
+    for m in _WORD.finditer(evidence):
+        if stem(m.group(0).casefold()) == target:
+            yield m.start(), m.end()
+
+
+def _restricted(evidence: str, noun: str) -> bool:
+    for start, end in _mentions(evidence, noun):
+        if _AFTER.match(evidence, end):
+            return True
+        before = tokens(evidence[max(0, start - 20) : start])
+        if before and before[-1] in _BEFORE:
+            return True
+    return False
+
+
+def _joined(evidence: str, noun: str) -> str | None:
+    """Another noun the evidence joins to `noun` ("managers and team leads" -> "team"), if any."""
+    for start, end in _mentions(evidence, noun):
+        m = _JOINED.match(evidence, end)
+        if m and m.group(1).casefold() not in STOP_WORDS:
+            return m.group(1)
+        before = evidence[max(0, start - 40) : start]
+        b = re.search(r"([^\W\d_]+)\s+(?:and|or)\s+(?:the\s+)?$", before, re.IGNORECASE)
+        if b and b.group(1).casefold() not in STOP_WORDS:
+            return b.group(1)
+    return None
