@@ -7,7 +7,8 @@ its source is in the source. Two rules:
   the other states plainly: "Gift cards cannot be returned" against "Gift cards can be returned"
   (`return` negated in the source, plain in the claim), "Electronics do not carry a warranty" against
   "Electronics carry a twelve month warranty". A negation cue (`not`, `n't` — `isn't`, `can't`,
-  `won't`, `doesn't` —, `cannot`, `never`, `no`, `no longer`, `nor`, `neither`, `impossible`, `unable`)
+  `won't`, `doesn't` —, `cannot`, `never`, `no`, `no longer`, `nor`, `neither`, `impossible`, `unable`,
+  `non-`; "not yet" negates what follows it)
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the next one: "not possible to return" negates `possible` and `return`; "nowhere near on track"
@@ -44,7 +45,8 @@ NEGATION_FACTOR = 0.5
 
 # Cues of the hard rule (a narrower set: "without", "nothing" and "none" too often negate nothing a
 # claim restates, as in "free of charge" / "without charge").
-_CUES = frozenset({"not", "no", "never", "nor", "neither", "cannot", "impossible", "unable", "nowhere"})
+_CUES = frozenset({"not", "no", "never", "nor", "neither", "cannot", "impossible", "unable", "nowhere",
+                   "non"})  # "non-refundable": tokens "non", "refundable"
 # "not possible to return", "not able to cancel": the negation reaches through these to the next word
 _CARRIERS = frozenset({"possible", "able", "allowed", "permitted", "likely", "necessary", "required", "going",
                        "meant", "supposed", "willing", "enough", "sure", "certain", "intended", "designed",
@@ -75,7 +77,8 @@ _DEGREES = frozenset({"much", "well", "many", "often", "fast", "far", "long", "h
                       "strong", "quick", "large", "big", "great", "little", "few", "easy"})  # fmt: skip
 _QUOTES = frozenset({'"', "“", "”"})
 _SCOPE = 8  # tokens a cue reaches
-_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere)\b|n['’]t\b", re.IGNORECASE)
+_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non)\b|n['’]t\b",
+                      re.IGNORECASE)
 
 
 def _is_cue(tok: str) -> bool:
@@ -133,7 +136,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
         if not _is_cue(tok):
             continue
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if i and toks[i - 1] in _BEFORE_NOT_A_CUE or nxt in _PARTIAL or toks[i + 1 : i + 3] == ["to", "mention"]:
+        if i and toks[i - 1] in _BEFORE_NOT_A_CUE or (nxt in _PARTIAL and nxt != "yet") \
+                or toks[i + 1 : i + 3] == ["to", "mention"]:
             continue  # "whether or not", "not only", "not always", "not to mention"
         if nxt in _COMPARATIVES and "than" in toks[i + 2 : i + 4]:
             continue  # "no more than 5", "not later than"
@@ -144,6 +148,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
             j += 1  # "no longer stored" negates "stored"
         if tok == "nowhere" and nxt == "near":
             j += 1  # "nowhere near on track" negates "track"
+        if nxt == "yet":
+            j += 1  # "not yet approved": not approved (so far), a denial of the state now
         cue = "no longer" if tok == "no" and nxt == "longer" else tok
         limit = min(len(toks), i + _SCOPE)
         while j < limit and _in_clause(toks[j]):

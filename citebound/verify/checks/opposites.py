@@ -45,7 +45,7 @@ support oppose, include exclude, presence absence, present absent, warm cool, wa
 warming cooling, hot cold, wet dry, fast slow, faster slower, long short, longer shorter, old young,
 older younger, rich poor, permit prohibit, permit forbid, allow prohibit, allow forbid, optional mandatory,
 optional required, optional compulsory, voluntary mandatory, voluntary compulsory, enable disable,
-open closed, earliest latest
+open closed, earliest latest, before after, most few, many few
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
