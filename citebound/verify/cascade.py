@@ -18,6 +18,9 @@ For one claim and each source it cites:
    scope     the claim says "all" of what the window restricts ("orders over 50 euros") or "only" of what
              it shares ("managers and team leads"), otherwise restating it -> unsupported
              (checks/scope.py); runs with the negation rule.
+   modality  the claim makes an obligation of what the window only permits or recommends ("must" /
+             "may"), otherwise restating it -> unsupported (checks/modality.py); runs with the
+             negation rule.
    opposite  the claim is its best evidence window's statement with one word swapped for its opposite
              ("prohibited" / "permitted", every other content word in the window) -> unsupported
              (checks/opposites.py `swapped_opposites`); runs with the negation rule.
@@ -77,6 +80,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
+from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
@@ -181,6 +185,7 @@ class Cascade:
                                  ("comparison", comparison_conflicts(claim, window)),
                                  ("exception", exception_conflicts(claim, window)),
                                  ("scope", scope_conflicts(claim, window)),
+                                 ("modality", modality_conflicts(claim, window)),
                                  ("opposite", swapped_opposites(claim, window, source_states(source))
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window))):  # fmt: skip

@@ -275,6 +275,24 @@ class NumberProblem:
 _RANK = {"unit": 0, "noun": 0, "sentence": 1, "year": 2}  # the candidate that got furthest is reported
 
 
+# The word right before a number that says what the number is a boundary of; a claim and a source that
+# put the same number after two of these words in one pair state different things.
+_BOUNDARY = re.compile(r"\b(by|to|from|until|till|since|before|after)\s+(?:[$€£]\s*)?$", re.IGNORECASE)
+_CONFLICTING_BOUNDARIES = frozenset(frozenset(p) for p in (
+    ("by", "to"), ("until", "from"), ("till", "from"), ("until", "since"), ("till", "since"), ("until", "after"),
+    ("till", "after"), ("before", "after"), ("before", "from"), ("before", "since")))
+
+
+def boundary_before(text: str, start: int) -> str | None:
+    """The boundary word right before the number at `start` ("by", "to", "until", "from", ...), if any;
+    a month name between them is skipped ("until June 30")."""
+    head = text[max(0, start - 30) : start]
+    head = re.sub(r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+                  r"\s*$", "", head, flags=re.IGNORECASE)
+    m = _BOUNDARY.search(head)
+    return m.group(1).lower() if m else None
+
+
 _PER = re.compile(r"\s*(?:per\s+|/\s*)([^\W\d_]+)", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s*(?:[^\W\d_]+|[%€$£])")
 # abbreviations a rate is written with, read as their word ("km/h" is per hour)
@@ -394,6 +412,12 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             ):
                 named = " ".join(wanted.words) or next(iter(wanted.units))
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {named!r}"))
+                continue
+            said_before, got_before = boundary_before(claim, mention.start), boundary_before(source, found.start)
+            if said_before and got_before and frozenset((said_before, got_before)) in _CONFLICTING_BOUNDARIES:
+                # "increased by 5 %" is not "increased to 5 %"; "accepted until June 30" is not "from June 30"
+                failures.append((0, f"{describe(mention)} only as {_quote(source[max(0, found.start - 12):found.end])!r},"
+                                    f" not {said_before!r} it"))  # fmt: skip
                 continue
             claimed_rate = rate_after(claim, mention.end, word_stem)
             got_rate = rate_after(source, found.end, word_stem) if claimed_rate else frozenset()

@@ -37,6 +37,7 @@ from citebound.verify.checks.exceptions import affirmed_by_exception, exception_
 from citebound.verify.checks.negation import missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import number_problems
 from citebound.verify.checks.opposites import opposed_words, swapped_opposites
+from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
 
 # The code under test:
@@ -174,7 +175,7 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
 
     # the contradiction stages: negation (unless an exception affirms the claim), exception, scope, opposite
     if (not affirmed_by_exception(text, window) and polarity_conflicts(text, window)) \
-            or exception_conflicts(text, window) or scope_conflicts(text, window) \
+            or exception_conflicts(text, window) or scope_conflicts(text, window) or modality_conflicts(text, window) \
             or swapped_opposites(text, window, states):
         return "unsupported", BLOCKED_SHARE * doc_share, None
     fraction = (doc_share + w_share) / 2

@@ -1,0 +1,54 @@
+"""The modality check: a claim must not make an obligation of what its source only permits or recommends.
+
+"Employees must complete the training" against "Employees may complete the training": every content
+word of the claim is in its source ("must" and "may" are stop words), so word overlap (and, measured, the
+entailment model) calls it supported. Modal words are ranked: an obligation (`must`, `shall`, `required`,
+`mandatory`, `compulsory`, `obligatory`, `have to` / `has to` / `need to`) above a recommendation (`should`,
+`ought`, `recommended`, `advised`, `encouraged`) above a permission or possibility (`may`, `might`, `can`,
+`could`, `optional`, `allowed`, `permitted`). A claim conflicts with its best evidence window when
+
+- the claim's strongest modal outranks the strongest the window states (which states at least one), and
+- every other content word of the claim is in the window (the claim restates the window's statement), and
+- neither is negated ("need not", "not required": the negation rule reads those).
+
+A weaker claim ("may" against "must") is not a conflict. The cascade runs it with the negation rule; a
+conflict makes the source `unsupported` (stage `modality`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation, tokens
+
+_RANK = {
+    **dict.fromkeys(("must", "shall", "required", "mandatory", "compulsory", "obligatory", "obliged"), 3),
+    **dict.fromkeys(("should", "ought", "recommended", "advised", "encouraged", "expected"), 2),
+    **dict.fromkeys(("may", "might", "can", "could", "optional", "allowed", "permitted"), 1),
+}
+_NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an obligation
+_NEGATIONS = frozenset("not no never cannot".split())
+
+
+def _modals(toks: list[str]) -> list[tuple[int, str]]:
+    found = [(_RANK[t], t) for t in toks if t in _RANK]
+    found += [(3, f"{a} to") for a, b in zip(toks, toks[1:]) if a in _NEED and b == "to"]
+    return found
+
+
+def modality_conflicts(claim: str, evidence: str) -> list[str]:
+    """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise."""
+    c_toks, e_toks = tokens(claim), tokens(evidence)
+    claimed, stated = _modals(c_toks), _modals(e_toks)
+    if not claimed or not stated:
+        return []
+    if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks + e_toks):
+        return []
+    (c_rank, c_word), (e_rank, e_word) = max(claimed), max(stated)
+    if c_rank <= e_rank:
+        return []
+    modal_words = set(_RANK) | _NEED
+    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in modal_words}
+    e_content = {stem(t) for t in e_toks if t.isalpha() and t not in STOP_WORDS}
+    if not c_content or not c_content <= e_content:
+        return []
+    return [f"the claim says {c_word!r} where the source says {e_word!r}"]

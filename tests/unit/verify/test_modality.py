@@ -1,0 +1,59 @@
+"""The modality rule (checks/modality.py) and boundary words before numbers (checks/numbers.py
+`boundary_before`): "must" is not "may", "by 5 %" is not "to 5 %", "until June 30" is not "from June 30"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from citebound.verify.cascade import Cascade
+from citebound.verify.checks.modality import modality_conflicts
+from citebound.verify.checks.numbers import boundary_before
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Employees must complete the training.", "Employees may complete the training."),
+        ("Helmets are required on site.", "Helmets are recommended on site."),
+        ("Staff have to wear badges.", "Staff should wear badges."),
+        ("Guests should register online.", "Guests can register online."),
+    ],
+)
+def test_a_stronger_modal_than_the_source_is_unsupported(claim, source):
+    assert modality_conflicts(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "modality"), v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Employees may complete the training.", "Employees must complete the training."),  # weaker: fine
+        ("Visitors must sign in.", "Visitors must sign in and may use the lounge."),
+        ("You must not smoke.", "You may not smoke."),  # negated: the negation rule's
+        ("Employees must complete the training.", "Employees may complete the safety course."),  # says more
+        ("Users can export data.", "Users export data every week."),  # no modal in the source
+    ],
+)
+def test_no_conflict_for_a_weaker_or_different_claim(claim, source):
+    assert modality_conflicts(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [("The rent increased by 5%", "by"), ("The rent increased to 5%", "to"), ("accepted until June 30", "until"),
+     ("open from 9 am", "from"), ("rose to $ 12", "to"), ("costs 12 euros", None)],
+)
+def test_the_boundary_word_before_a_number(text, word):
+    assert boundary_before(text, re.search(r"\d", text).start()) == word
+
+
+def test_a_number_after_another_boundary_word_is_not_stated():
+    for claim, source in [("The rent increased by 5%.", "The rent increased to 5%."),
+                          ("Applications are accepted until June 30.", "Applications are accepted from June 30.")]:
+        v = Cascade().check_pair(claim, source)
+        assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+    same = Cascade().check_pair("Applications are accepted until June 30.", "Applications are accepted till June 30.")
+    assert same.stage != "numbers", same.reason
