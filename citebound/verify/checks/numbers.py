@@ -283,6 +283,15 @@ _CONFLICTING_BOUNDARIES = frozenset(frozenset(p) for p in (
     ("till", "after"), ("before", "after"), ("before", "from"), ("before", "since")))
 
 
+_MERIDIEM = re.compile(r"\b([ap])\.?\s?m\b\.?", re.IGNORECASE)
+
+
+def _meridiem(text: str) -> str | None:
+    """"am" or "pm" when a clock time is written with one ("8 pm", "8 p.m."), else None."""
+    m = _MERIDIEM.search(text)
+    return m.group(1).lower() + "m" if m else None
+
+
 def boundary_before(text: str, start: int) -> str | None:
     """The boundary word right before the number at `start` ("by", "to", "until", "from", ...), if any;
     a month name between them is skipped ("until June 30")."""
@@ -412,6 +421,10 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             ):
                 named = " ".join(wanted.words) or next(iter(wanted.units))
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {named!r}"))
+                continue
+            said_half, got_half = _meridiem(mention.text), _meridiem(found.text)
+            if said_half and got_half and said_half != got_half:  # "8 pm" is not "8 am"
+                failures.append((0, f"{describe(mention)} only as {_quote(found.text)!r}"))
                 continue
             said_before, got_before = boundary_before(claim, mention.start), boundary_before(source, found.start)
             if said_before and got_before and frozenset((said_before, got_before)) in _CONFLICTING_BOUNDARIES:

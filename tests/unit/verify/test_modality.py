@@ -57,3 +57,9 @@ def test_a_number_after_another_boundary_word_is_not_stated():
         assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
     same = Cascade().check_pair("Applications are accepted until June 30.", "Applications are accepted till June 30.")
     assert same.stage != "numbers", same.reason
+
+
+def test_pm_is_not_am():
+    v = Cascade().check_pair("The store closes at 8 pm.", "The store closes at 8 am.")
+    assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+    assert Cascade().check_pair("The store closes at 8 pm.", "The store closes at 8 p.m.").stage != "numbers"
