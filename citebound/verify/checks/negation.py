@@ -167,8 +167,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                             k += 1
                         in_scope.update(range(j + 1, k))
                         break
-                    if word not in _CARRIERS:
-                        break
+                    if word not in _CARRIERS or toks[j + 1 : j + 2] != ["to"]:
+                        break  # a carrier passes the negation on to its verb only: "not allowed to smoke"
             elif _is_cue(word):
                 break
             j += 1

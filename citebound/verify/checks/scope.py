@@ -56,7 +56,7 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     for i, tok in enumerate(c_toks):
         if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
             noun = _noun_after(c_toks, i)
-            if noun and claimed - {stem(noun)} <= stated and _restricted(evidence, noun):
+            if noun and claimed - {stem(noun)} <= stated and _restricted(evidence, noun) and not _restricted(claim, noun):
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
             noun = _noun_after(c_toks, i)
