@@ -11,7 +11,8 @@ its source is in the source. Two rules:
   `non-`; "not yet" negates what follows it)
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
-  the next one: "not possible to return" negates `possible` and `return`; "nowhere near on track"
+  the verb after its "to": "not possible to return" negates `possible` and `return`, "not permitted
+  indoors" only `permitted`; "nowhere near on track"
   negates `track`; quotation marks do not end the scope: `not "a primary contributor"`). Partial
   negations ("not only", "not always", "not necessarily", "not solely", "not entirely"), comparisons
   ("no more than", "not later than", "or not"), a degree ("do not sink as readily") and "can't wait to"
