@@ -104,8 +104,15 @@ class Retriever:
         exactly meanwhile); `"load"` never builds."""
         if self.uses_dense:
             if ann != self.ann:
-                self.ann, self._vectors = ann, None  # this mode from now on, from the next load too
+                self._drop_vectors()
+                self.ann = ann  # this mode from now on, from the next load too
             self._vector_index(embed_all=embed_missing)
+
+    def _drop_vectors(self) -> None:
+        """Forget the loaded vectors; a graph still being built for them is cancelled (not saved)."""
+        old, self._vectors = self._vectors, None
+        if old is not None and hasattr(old, "cancel"):
+            old.cancel()
 
     def _stamp(self) -> tuple[int, str | None]:
         from citebound.kb.store import VECTORS_STAMP
@@ -129,6 +136,7 @@ class Retriever:
                     return self._vectors
                 ids, matrix = self.kb.load_vectors(self.embedder.name)
                 folder = Path(self.kb.path) / "ann" / self.embedder.name if isinstance(self.kb.path, Path) else None
+                self._drop_vectors()
                 self._vectors = VectorIndex(ids, matrix, folder=folder, ann=self.ann)
                 self._vectors_stamp = stamp
         return self._vectors

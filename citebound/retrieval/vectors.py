@@ -59,6 +59,7 @@ class VectorIndex:
         self.hnsw_file: Path | None = None  # where the graph was loaded from or saved to
         self.hnsw_loaded = False
         self._building: threading.Thread | None = None
+        self._cancelled = False
         if use_hnsw is None:
             use_hnsw = len(ids) >= HNSW_MIN_CHUNKS
         if use_hnsw and len(ids):
@@ -69,9 +70,16 @@ class VectorIndex:
                 self._building.start()
 
     def _build_later(self, folder: Path | None) -> None:
-        graph = self._graph(folder)
+        graph = self._graph(folder, keep=lambda: not self._cancelled)
+        if graph is None:  # cancelled: the vectors changed meanwhile, a newer index builds its own
+            return
         self._hnsw = graph  # one assignment: a search sees either no graph (exact) or the whole graph
         log.info("HNSW graph over %d vectors ready", len(self.ids))
+
+    def cancel(self) -> None:
+        """This index is no longer used (the KB's vectors changed): a background build still running
+        neither saves its graph (which would remove the newer one's file) nor installs it."""
+        self._cancelled = True
 
     def wait_for_graph(self, timeout: float | None = None) -> bool:
         """Wait for a background build (if any); True when the graph is in use."""
@@ -79,7 +87,7 @@ class VectorIndex:
             self._building.join(timeout)
         return self._hnsw is not None
 
-    def _graph(self, folder: Path | None, build: bool = True):  # noqa: ANN202 - an hnswlib.Index or None
+    def _graph(self, folder: Path | None, build: bool = True, keep=lambda: True):  # noqa: ANN202, ANN001
         hnswlib = _hnswlib()
         if hnswlib is None:
             return None
@@ -103,10 +111,12 @@ class VectorIndex:
         index = hnswlib.Index(space="ip", dim=dim)
         index.init_index(max_elements=len(self.ids), M=32, ef_construction=200)
         index.add_items(self.matrix, np.arange(len(self.ids)))
+        if not keep():
+            return None
         if path is not None:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
                 index.save_index(str(tmp))
                 os.replace(tmp, path)
                 for old in path.parent.glob("*.bin"):

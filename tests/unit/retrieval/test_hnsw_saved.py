@@ -100,3 +100,15 @@ def test_embed_builds_the_graph_and_a_one_question_retriever_loads_it(tmp_path, 
         retriever = Retriever(kb, mode="hybrid", progress=False)  # ann="load": what `ask` uses
         hits = retriever.retrieve("How long do refunds take?", k=3)
         assert retriever._vectors.hnsw_loaded and hits[0].chunk.doc_id.endswith("refunds.md")
+
+
+def test_a_cancelled_background_build_neither_saves_nor_installs_its_graph(tmp_path):
+    ids, matrix = [f"c{i}" for i in range(300)], _unit(300, 10)
+    stale = VectorIndex(ids, matrix, use_hnsw=True, folder=tmp_path, ann="load")  # no thread: run its body here
+    stale.cancel()  # the KB's vectors changed while it was building
+    stale._build_later(tmp_path)
+    assert stale._hnsw is None and stale.hnsw_file is None
+    assert not list(tmp_path.glob("*.bin")) and not list(tmp_path.glob("*.tmp"))
+    live = VectorIndex(ids, matrix, use_hnsw=True, folder=tmp_path, ann="load")
+    live._build_later(tmp_path)  # not cancelled: installs and saves
+    assert live._hnsw is not None and live.hnsw_file is not None and live.hnsw_file.exists()
