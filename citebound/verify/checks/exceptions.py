@@ -36,7 +36,7 @@ _EXCEPT = re.compile(
 )
 _PHRASE_END = re.compile(r"[,.;:!?()\[\]]|\s(?:and|or)\s+(?:is|are|was|were|can|will|may|must|has|have)\b")
 _CLAUSE_START = re.compile(r"[;:]")
-_NEGATIONS = frozenset("not no never nothing none nowhere neither nor cannot without".split())
+_NEGATIONS = frozenset("not no never nothing nobody none nowhere neither nor cannot without".split())
 
 
 def _stems(text: str) -> set[str]:

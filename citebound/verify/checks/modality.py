@@ -11,6 +11,10 @@ entailment model) calls it supported. Modal words are ranked: an obligation (`mu
 - every other content word of the claim is in the window (the claim restates the window's statement), and
 - neither is negated ("need not", "not required": the negation rule reads those).
 
+"May" next to a number or after "in", "by", "since"... is the month ("on 3 May"), not a modal. The
+evidence may also state an obligation without a modal verb ("Drivers need a valid licence", "are
+obligated to"): read there only, so those words can stop a conflict but never make one.
+
 A weaker claim ("may" against "must") is not a conflict. The cascade runs it with the negation rule; a
 conflict makes the source `unsupported` (stage `modality`) whatever a model says.
 """
@@ -26,19 +30,31 @@ _RANK = {
     **dict.fromkeys(("may", "might", "can", "could", "optional", "allowed", "permitted"), 1),
 }
 _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an obligation
+# Obligations a source may state without a modal verb ("Drivers need a valid licence", "are obligated
+# to"): read only in the evidence, where they can only stop a conflict, never make one.
+_STATED_OBLIGATION = frozenset({"need", "needs", "obligated", "necessary", "requires", "require"})
 _NEGATIONS = frozenset("not no never cannot".split())
+# "may" next to a number or after these words is the month ("on 3 May", "in May 2024"), not a permission
+_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "from", "by", "early", "mid", "late", "end"})
 
 
-def _modals(toks: list[str]) -> list[tuple[int, str]]:
-    found = [(_RANK[t], t) for t in toks if t in _RANK]
+def _month(toks: list[str], i: int) -> bool:
+    near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 2]
+    return any(t[:1].isdigit() for t in near) or (i > 0 and toks[i - 1] in _MONTH_BEFORE)
+
+
+def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
+    found = [(_RANK[t], t) for i, t in enumerate(toks) if t in _RANK and not (t == "may" and _month(toks, i))]
     found += [(3, f"{a} to") for a, b in zip(toks, toks[1:]) if a in _NEED and b == "to"]
+    if evidence:
+        found += [(3, t) for t in toks if t in _STATED_OBLIGATION]
     return found
 
 
 def modality_conflicts(claim: str, evidence: str) -> list[str]:
     """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise."""
     c_toks, e_toks = tokens(claim), tokens(evidence)
-    claimed, stated = _modals(c_toks), _modals(e_toks)
+    claimed, stated = _modals(c_toks), _modals(e_toks, evidence=True)
     if not claimed or not stated:
         return []
     if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks + e_toks):

@@ -299,10 +299,14 @@ def boundary_before(text: str, start: int) -> str | None:
     head = re.sub(r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
                   r"\s*$", "", head, flags=re.IGNORECASE)
     m = _BOUNDARY.search(head)
-    return m.group(1).lower() if m else None
+    if m is None or (m.group(1).lower() == "to" and re.search(r"\bup\s+$", head[: m.start(1)], re.IGNORECASE)):
+        return None  # "up to 2 pm" is a limit, as "by 2 pm" is: no boundary to tell them apart
+    return m.group(1).lower()
 
 
-_PER = re.compile(r"\s*(?:per\s+|/\s*)([^\W\d_]+)", re.IGNORECASE)
+# "per X", "/X", and beside one of those "a month" / "an hour" ("10 euros per user a month")
+_PER = re.compile(r"\s*(per\s+|/\s*|an?\s+(?=(?:second|minute|hour|day|night|week|month|quarter|year)\b))"
+                  r"([^\W\d_]+)", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s*(?:[^\W\d_]+|[%€$£])")
 # abbreviations a rate is written with, read as their word ("km/h" is per hour)
 _RATE_WORDS = {"h": "hour", "hr": "hour", "hrs": "hour", "min": "minute", "s": "second", "sec": "second",
@@ -312,7 +316,8 @@ _RATE_WORDS = {"h": "hour", "hr": "hour", "hrs": "hour", "min": "minute", "s": "
 def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
     """What the number ending at `pos` is a rate per: the stems after "per" or "/" that follow it, past
     its unit (two words at most): "10 euros per user per month" -> {user, month}, "5 mg/kg/day" ->
-    {kg, day}; empty when none follows."""
+    {kg, day}; "per user a month" is per user and month; empty when no "per" or "/" follows ("10 euros a
+    month" alone is left to the other checks)."""
     at = pos
     for _ in range(3):
         if _PER.match(text, at):
@@ -321,12 +326,13 @@ def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
         if word is None:
             return frozenset()
         at = word.end()
-    out = set()
+    out, per = set(), False
     while (m := _PER.match(text, at)) is not None:
-        name = m.group(1).lower()
+        per = per or m.group(1)[0].lower() != "a"  # "per" or "/", not only "a month"
+        name = m.group(2).lower()
         out.add(word_stem(_RATE_WORDS.get(name, name)))
         at = m.end()
-    return frozenset(out)
+    return frozenset(out) if per else frozenset()
 
 
 def _quote(text: str, limit: int = 60) -> str:

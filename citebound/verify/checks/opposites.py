@@ -10,6 +10,9 @@ speed, length, age), stemmed, and words made opposite by a negative prefix ("ind
 - the source nowhere states the claim's word, and
 - the best evidence window states an opposite of it that the claim does not use itself.
 
+Opposites that state one relation from either side (`before` / `after`, `above` / `below`, `win` /
+`lose`, `superior` / `inferior`) are no swap when the words around them are swapped too: "the dinner
+takes place before the ceremony" restates "the ceremony takes place after the dinner".
 Comparatives of a "… than …" comparison in both texts are left to the comparison rule, which tells a
 restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a
 missing negation, checks/negation.py): the lexical score is multiplied by OPPOSITE_FACTOR. A source may
@@ -110,9 +113,32 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     for s, word in claimed.items():
         hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
         if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) \
-                and not in_source(stem(word), word):
+                and not in_source(stem(word), word) \
+                and not (s in _CONVERSE and _sides_swapped(c_toks, word, window, hit)):
             out.append((word, hit))
     return out + _prefixed({t for t in c_toks if t.isalpha() and t not in STOP_WORDS}, folded, in_source)
+
+
+# Opposites that say one relation from either side: "A before B" is "B after A", "Spain won against Italy"
+# is "Italy lost to Spain". With the sides swapped the claim restates its window.
+_CONVERSE = frozenset(stem(w) for w in "before after above below win lose superior inferior".split())
+
+
+def _sides_swapped(c_toks: list[str], word: str, window: str, hit: str) -> bool:
+    """Whether a content word before `word` in the claim comes after `hit` in the window, and one after
+    it comes before: the same relation said from the other side."""
+    w_toks = tokens(window)
+    if word not in c_toks or hit not in w_toks:
+        return False
+
+    def sides(toks: list[str], at: str) -> tuple[set[str], set[str]]:
+        i = toks.index(at)
+        content = [{stem(_BASE.get(t, t)) for t in part if t.isalpha() and t not in STOP_WORDS}
+                   for part in (toks[:i], toks[i + 1 :])]
+        return content[0], content[1]
+
+    (c_before, c_after), (w_before, w_after) = sides(c_toks, word), sides(w_toks, hit)
+    return bool(c_before & w_after) and bool(c_after & w_before)
 
 
 def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[str]:

@@ -10,7 +10,8 @@ the claim and its best evidence window:
   `at least`, `at most`, `up to`, `from`, `within`: "orders over 50 euros") or right before it (`some`,
   `most`, `certain`, `selected`, `eligible`, `qualifying`, `many`, `few`), and says no universal itself;
 - **only**: the claim says `only` of a noun (or "X alone"), the window names that noun joined to
-  another by `and` / `or` / `as well as` ("managers and team leads"), and says no `only` itself;
+  another by `and` / `or` / `as well as` ("managers and team leads") that the claim does not name
+  itself ("Only cash and cards" restates "cash and cards"), and says no `only` itself;
 
 and every other content word of the claim is in the window (the claim restates the window's statement
 with its scope changed). A negated claim is left alone. The cascade runs it with the negation rule; a
@@ -60,7 +61,8 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
             noun = _noun_after(c_toks, i)
-            if noun and claimed - {stem(noun)} <= stated and (other := _joined(evidence, noun)):
+            if noun and claimed - {stem(noun)} <= stated and (other := _joined(evidence, noun)) \
+                    and stem(other.casefold()) not in claimed:  # "Only cash and cards": the claim names both
                 out.append(f"the source says it of {noun} and {other}, not only {noun}")
     return out
 

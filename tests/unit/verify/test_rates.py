@@ -21,6 +21,8 @@ from citebound.verify.checks.numbers import rate_after
         ("30 % per year in Europe", {"year"}),
         ("12 paintings and 3 drawings", set()),
         ("10 euros a month", set()),  # no "per": not read as a rate (left to the other checks)
+        ("10 euros per user a month", {"user", "month"}),  # beside a "per", "a month" is one too
+        ("10 euros a month per user", {"user", "month"}),
     ],
 )
 def test_what_a_number_is_per(text, per):
