@@ -8,7 +8,7 @@ its source is in the source. Two rules:
   (`return` negated in the source, plain in the claim), "Electronics do not carry a warranty" against
   "Electronics carry a twelve month warranty". A negation cue (`not`, `n't` — `isn't`, `can't`,
   `won't`, `doesn't` —, `cannot`, `never`, `no`, `no longer`, `nor`, `neither`, `impossible`, `unable`,
-  `non-`; "not yet" negates what follows it)
+  `non-` before an adjective, not a noun: "non-members"; "not yet" negates what follows it)
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the verb after its "to": "not possible to return" negates `possible` and `return`, "not permitted
@@ -77,6 +77,9 @@ _COMPLEMENT_VERBS = frozenset({"agree", "believe", "think", "say", "said", "clai
 _DEGREES = frozenset({"much", "well", "many", "often", "fast", "far", "long", "high", "low", "hard", "good",
                       "strong", "quick", "large", "big", "great", "little", "few", "easy"})  # fmt: skip
 _QUOTES = frozenset({'"', "“", "”"})
+# "non-" negates an adjective ("non-refundable", "non-toxic", "non-binding"), not a noun it makes a
+# group of ("non-members" are people, "non-EU citizens" are citizens)
+_ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ic", "ent", "ant", "ous", "ful", "ary", "ory", "ing", "ed")
 _SCOPE = 8  # tokens a cue reaches
 _HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non)\b|n['’]t\b",
                       re.IGNORECASE)
@@ -144,6 +147,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
             continue  # "no more than 5", "not later than"
         if nxt == "wait" and toks[i + 2 : i + 3] == ["to"]:
             continue  # "can't wait to teach them": eager to, not a denial
+        if tok == "non" and not nxt.endswith(_ADJECTIVE_ENDINGS):
+            continue  # "non-refundable" denies refundable; "non-members", "non-EU citizens" name someone
         j = i + 1
         if tok == "no" and nxt == "longer":
             j += 1  # "no longer stored" negates "stored"
