@@ -13,15 +13,16 @@ the claim and its best evidence window:
   another by `and` / `or` / `as well as` ("managers and team leads") that the claim does not name
   itself ("Only cash and cards" restates "cash and cards"), and says no `only` itself;
 
-and every other content word of the claim is in the window (the claim restates the window's statement
-with its scope changed). A negated claim is left alone. The cascade runs it with the negation rule; a
-conflict makes the source `unsupported` (stage `scope`) whatever a model says.
+and every other content word of the claim is in the clause (sentence, or part of one between
+semicolons) that names the noun so (the claim restates that statement with its scope changed). A
+negated claim is left alone. The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage `scope`) whatever a model says.
 """
 
 from __future__ import annotations
 
 import re
 
+from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
 
@@ -52,19 +53,32 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
         return []
     w_toks = tokens(evidence)
-    claimed, stated = _content(c_toks), _content(w_toks)
+    claimed = _content(c_toks)
     out = []
     for i, tok in enumerate(c_toks):
         if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
             noun = _noun_after(c_toks, i)
-            if noun and claimed - {stem(noun)} <= stated and _restricted(evidence, noun) and not _restricted(claim, noun):
+            if noun and not _restricted(claim, noun) and any(
+                    _restricted(clause, noun) for clause in _restating(evidence, claimed - {stem(noun)})):
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
             noun = _noun_after(c_toks, i)
-            if noun and claimed - {stem(noun)} <= stated and (other := _joined(evidence, noun)) \
-                    and stem(other.casefold()) not in claimed:  # "Only cash and cards": the claim names both
-                out.append(f"the source says it of {noun} and {other}, not only {noun}")
+            for clause in _restating(evidence, claimed - {stem(noun)}) if noun else ():
+                other = _joined(clause, noun)
+                if other and stem(other.casefold()) not in claimed:  # "Only cash and cards": the claim names both
+                    out.append(f"the source says it of {noun} and {other}, not only {noun}")
+                    break
     return out
+
+
+def _restating(evidence: str, rest: set[str]):
+    """The clauses of `evidence` (its sentences, cut at semicolons) that state every word of `rest`: the
+    statement the claim restates. A restriction in another clause is of something else ("Students
+    receive a laptop; students from abroad also receive a grant")."""
+    for start, end in sentence_spans(evidence):
+        for clause in evidence[start:end].split(";"):
+            if rest <= _content(tokens(clause)):
+                yield clause
 
 
 def _mentions(evidence: str, noun: str):
