@@ -15,7 +15,8 @@ the claim and its best evidence window:
 
 and every other content word of the claim is in the clause (sentence, or part of one between
 semicolons) that names the noun so (the claim restates that statement with its scope changed). A
-negated claim is left alone. The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage `scope`) whatever a model says.
+negated claim is left alone. The cascade runs it with the negation rule; a conflict makes the source
+`unsupported` (stage `scope`) whatever a model says.
 """
 
 from __future__ import annotations
