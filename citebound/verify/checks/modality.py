@@ -8,7 +8,8 @@ entailment model) calls it supported. Modal words are ranked: an obligation (`mu
 `could`, `optional`, `allowed`, `permitted`). A claim conflicts with its best evidence window when
 
 - the claim's strongest modal outranks the strongest the window states (which states at least one), and
-- every other content word of the claim is in the window (the claim restates the window's statement), and
+- every other content word of the claim is in the window (the claim restates the window's statement),
+  and in one clause of it that states a modal itself, and
 - neither is negated ("need not", "not required": the negation rule reads those).
 
 "May" next to a number or after "in", "by", "since"... is the month ("on 3 May"), not a modal. The
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.verify.checks.scope import restating_clauses
 
 _RANK = {
     **dict.fromkeys(("must", "shall", "required", "mandatory", "compulsory", "obligatory", "obliged"), 3),
@@ -65,6 +67,13 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     modal_words = set(_RANK) | _NEED
     c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in modal_words}
     e_content = {stem(t) for t in e_toks if t.isalpha() and t not in STOP_WORDS}
-    if not c_content or not c_content <= e_content:
+    if not c_content or not c_content <= e_content or not _restated_with_a_modal(evidence, c_content):
         return []
     return [f"the claim says {c_word!r} where the source says {e_word!r}"]
+
+
+def _restated_with_a_modal(evidence: str, c_content: set[str]) -> bool:
+    """Whether a clause of the evidence (a sentence, or part of one between semicolons) that states every
+    content word of the claim states a modal itself: a "may" of another statement is not the restated
+    one's ("Tenants pay rent by the 5th; late payments may incur a fee")."""
+    return any(_modals(tokens(clause), evidence=True) for clause in restating_clauses(evidence, c_content))

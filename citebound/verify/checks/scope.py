@@ -60,11 +60,11 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
         if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
             noun = _noun_after(c_toks, i)
             if noun and not _restricted(claim, noun) and any(
-                    _restricted(clause, noun) for clause in _restating(evidence, claimed - {stem(noun)})):
+                    _restricted(clause, noun) for clause in restating_clauses(evidence, claimed - {stem(noun)})):
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
             noun = _noun_after(c_toks, i)
-            for clause in _restating(evidence, claimed - {stem(noun)}) if noun else ():
+            for clause in restating_clauses(evidence, claimed - {stem(noun)}) if noun else ():
                 other = _joined(clause, noun)
                 if other and stem(other.casefold()) not in claimed:  # "Only cash and cards": the claim names both
                     out.append(f"the source says it of {noun} and {other}, not only {noun}")
@@ -72,7 +72,7 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     return out
 
 
-def _restating(evidence: str, rest: set[str]):
+def restating_clauses(evidence: str, rest: set[str]):
     """The clauses of `evidence` (its sentences, cut at semicolons) that state every word of `rest`: the
     statement the claim restates. A restriction in another clause is of something else ("Students
     receive a laptop; students from abroad also receive a grant")."""
