@@ -116,11 +116,16 @@ class SourceProfile:
     def clauses(self) -> tuple[tuple[int, int], ...]:
         """The sentences cut again after each semicolon: what the numbers check reads a value with.
         "Returns are accepted within 14 days; exchanges within 30 days." states 30 days of exchanges,
-        and a semicolon joins two statements that could each stand alone."""
+        and a semicolon joins two statements that could each stand alone. A clause that opens with a
+        pronoun referring back is not cut off: "The bridge opened in 1932; it is 300 metres long" states
+        300 metres of the bridge."""
         out = []
         for start, end in self.sentences:
             at = start
             for m in _CLAUSE_BREAK.finditer(self.text, start, end):
+                first = _WORD_AT.match(self.text, m.end())
+                if first and first.group(0).casefold() in _REFERS_BACK:
+                    continue
                 out.append((at, m.start() + 1))
                 at = m.end()
             out.append((at, end))
@@ -217,6 +222,10 @@ class _LazySentenceWords(Sequence):
 
 
 _CLAUSE_BREAK = re.compile(r";\s+")
+# words a clause opens with to refer back to the one before it (then the two are read as one)
+_REFERS_BACK = frozenset({"it", "its", "they", "them", "their", "he", "she", "him", "his", "her", "there", "this",
+                          "these", "those", "which", "who", "whose"})  # fmt: skip
+_WORD_AT = re.compile(r"[^\W\d_]+")
 
 
 def _word_stem(word: str) -> str:
