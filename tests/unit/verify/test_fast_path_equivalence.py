@@ -124,12 +124,18 @@ def reference_profile(text: str) -> dict:
     }  # fmt: skip
 
 
+PRONOUNS = frozenset("it its they them their he she him his her there this these those which who whose".split())
+
+
 def reference_clauses(text: str, sentences) -> list[tuple[int, int]]:
-    """Each sentence cut again after every "; " (the semicolon stays with the clause before it)."""
+    """Each sentence cut again after every "; " (the semicolon stays with the clause before it), unless
+    the clause after it opens with a pronoun ("; it is 300 metres long": read with the one before)."""
     out = []
     for s, e in sentences:
         at = s
         for m in re.finditer(r";\s+", text[s:e]):
+            if (text[s + m.end() :].split() or [""])[0].strip(",.").lower() in PRONOUNS:
+                continue
             out.append((at, s + m.start() + 1))
             at = s + m.end()
         out.append((at, e))
@@ -272,6 +278,8 @@ RULE_CASES = [
     ("The device works offline.", "The device cannot work offline."),
     ("Refunds take five days.", "Refunds take 5 days after the return arrives."),
     ("Refunds take ten days.", "Refunds take 5 days after the return arrives."),
+    ("Returns are accepted within 30 days.", "Returns are accepted within 14 days; exchanges within 30 days."),
+    ("The bridge is 300 metres long.", "The bridge opened in 1932; it is 300 metres long."),
 ]
 
 
