@@ -11,8 +11,9 @@ and the phrase after it up to the next punctuation, and finds a conflict when
   statement it is excepted from) or the phrase itself; so the claim says the clause's very statement
   of the excepted thing ("closed on Mondays" against "open every day except Mondays" says something
   else, and is left to the other stages), and
-- neither the claim nor the clause before the exception is negated, and the claim states no exception
-  of its own.
+- neither the claim nor the clause before the exception is negated, the claim states no exception
+  of its own, and no other clause of the window (a sentence, or part of one between semicolons) states
+  every content word of the claim without an exception.
 
 The other way round (`affirmed_by_exception`): "not allowed anywhere except the lobby" makes the lobby the
 one place it is allowed, so "Pets are allowed in the lobby" is what it says; the negation rule, which
@@ -29,6 +30,7 @@ import re
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.verify.checks.scope import restating_clauses
 
 _EXCEPT = re.compile(
     r"\b(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|with\s+the\s+exception\s+of|but\s+not|save\s+for)\b",
@@ -87,8 +89,8 @@ def exception_conflicts(claim: str, evidence: str) -> list[str]:
     if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or _negated(claim):
         return []
     claimed = _stems(claim)
-    if not claimed:
-        return []
+    if not claimed or any(not _EXCEPT.search(c) for c in restating_clauses(evidence, claimed)):
+        return []  # another clause states it with no exception ("...; interns get a bonus in June")
     out = []
     for word, phrase, before in _exceptions(evidence):
         if _negated(before):
