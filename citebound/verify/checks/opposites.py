@@ -12,7 +12,8 @@ speed, length, age), stemmed, and words made opposite by a negative prefix ("ind
 
 Opposites that state one relation from either side (`before` / `after`, `above` / `below`, `win` /
 `lose`, `superior` / `inferior`) are no swap when the words around them are swapped too: "the dinner
-takes place before the ceremony" restates "the ceremony takes place after the dinner".
+takes place before the ceremony" restates "the ceremony takes place after the dinner". Nor is an
+opposite that either text negates ("closed" against "not open", "did not fall" against "rose").
 Comparatives of a "… than …" comparison in both texts are left to the comparison rule, which tells a
 restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a
 missing negation, checks/negation.py): the lexical score is multiplied by OPPOSITE_FACTOR. A source may
@@ -110,8 +111,13 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     stated = _stems(m.group(0) for m in _CANDIDATE.finditer(folded)) if claimed else {}
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
     out = []
+    negated: set[str] | None = None  # stems negated in the claim or the window, read once there is a hit
     for s, word in claimed.items():
         hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
+        if hit is not None:
+            negated = _negated(claim, window) if negated is None else negated
+            if s in negated or stem(_BASE.get(hit, hit)) in negated:
+                continue  # "closed" against "not open", "did not fall" against "rose": the same, said negated
         if hit is not None and not (word in c_compared and hit in w_compared) and not in_source(s, word) \
                 and not in_source(stem(word), word) \
                 and not (s in _CONVERSE and _sides_swapped(c_toks, word, window, hit)):
@@ -139,6 +145,13 @@ def _sides_swapped(c_toks: list[str], word: str, window: str, hit: str) -> bool:
 
     (c_before, c_after), (w_before, w_after) = sides(c_toks, word), sides(w_toks, hit)
     return bool(c_before & w_after) and bool(c_after & w_before)
+
+
+def _negated(claim: str, window: str) -> set[str]:
+    """The stems the claim or the window negates (checks/negation.py `polarity`)."""
+    from citebound.verify.checks.negation import polarity
+
+    return set(polarity(claim)[0]) | set(polarity(window)[0])
 
 
 def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], bool]) -> list[str]:
