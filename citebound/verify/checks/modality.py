@@ -12,7 +12,7 @@ entailment model) calls it supported. Modal words are ranked: an obligation (`mu
   and in one clause of it that states a modal itself, and
 - neither is negated ("need not", "not required": the negation rule reads those).
 
-"May" next to a number or after "in", "by", "since"... is the month ("on 3 May"), not a modal. The
+A capitalised "May" inside a sentence, or before a number, is the month ("on 3 May"), not a modal. The
 evidence may also state an obligation without a modal verb ("Drivers need a valid licence", "are
 obligated to"): read there only, so those words can stop a conflict but never make one.
 
@@ -21,6 +21,8 @@ conflict makes the source `unsupported` (stage `modality`) whatever a model says
 """
 
 from __future__ import annotations
+
+import re
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
@@ -36,17 +38,23 @@ _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an
 # to"): read only in the evidence, where they can only stop a conflict, never make one.
 _STATED_OBLIGATION = frozenset({"need", "needs", "obligated", "necessary", "requires", "require"})
 _NEGATIONS = frozenset("not no never cannot".split())
-# "may" next to a number or after these words is the month ("on 3 May", "in May 2024"), not a permission
-_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "from", "by", "early", "mid", "late", "end"})
+_MAY = re.compile(r"\bMay\b")
 
 
-def _month(toks: list[str], i: int) -> bool:
-    near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 2]
-    return any(t[:1].isdigit() for t in near) or (i > 0 and toks[i - 1] in _MONTH_BEFORE)
+def _months_named(text: str) -> str:
+    """`text` with the month "May" ("on 3 May", "in May", "May 31") written "Maymonth", so that it is not
+    read as the modal: a capitalised "May" is the month unless it opens a sentence before anything but a
+    number ("May I ...", "May 31 ...")."""
+    def name(m: re.Match[str]) -> str:
+        before = text[: m.start()].rstrip()
+        opens = not before or before[-1] in ".!?:;\"“(" or before[-1] == "\n"
+        return "Maymonth" if not opens or text[m.end() : m.end() + 2].strip()[:1].isdigit() else "May"
+
+    return _MAY.sub(name, text) if "May" in text else text
 
 
 def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
-    found = [(_RANK[t], t) for i, t in enumerate(toks) if t in _RANK and not (t == "may" and _month(toks, i))]
+    found = [(_RANK[t], t) for t in toks if t in _RANK]
     found += [(3, f"{a} to") for a, b in zip(toks, toks[1:]) if a in _NEED and b == "to"]
     if evidence:
         found += [(3, t) for t in toks if t in _STATED_OBLIGATION]
@@ -55,7 +63,8 @@ def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
 
 def modality_conflicts(claim: str, evidence: str) -> list[str]:
     """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise."""
-    c_toks, e_toks = tokens(claim), tokens(evidence)
+    evidence = _months_named(evidence)
+    c_toks, e_toks = tokens(_months_named(claim)), tokens(evidence)
     claimed, stated = _modals(c_toks), _modals(e_toks, evidence=True)
     if not claimed or not stated:
         return []

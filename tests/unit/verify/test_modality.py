@@ -19,6 +19,8 @@ from citebound.verify.checks.numbers import boundary_before
         ("Helmets are required on site.", "Helmets are recommended on site."),
         ("Staff have to wear badges.", "Staff should wear badges."),
         ("Guests should register online.", "Guests can register online."),
+        ("Users over 18 must vote.", "Users over 18 may vote."),  # "18 may": the modal, not a date
+        ("Employees must complete the training by 3 May.", "Employees may complete the training by 3 May."),
     ],
 )
 def test_a_stronger_modal_than_the_source_is_unsupported(claim, source):
@@ -35,6 +37,9 @@ def test_a_stronger_modal_than_the_source_is_unsupported(claim, source):
         ("You must not smoke.", "You may not smoke."),  # negated: the negation rule's
         ("Employees must complete the training.", "Employees may complete the safety course."),  # says more
         ("Users can export data.", "Users export data every week."),  # no modal in the source
+        ("All staff must attend on 3 May.", "All staff are obligated to attend on 3 May."),  # the month
+        ("Drivers must have a licence.", "Drivers need a licence; they can rent a car at 21."),  # "need" a noun
+        ("Tenants must pay rent by the 5th.", "Tenants pay rent by the 5th; late payments may incur a fee."),
     ],
 )
 def test_no_conflict_for_a_weaker_or_different_claim(claim, source):
