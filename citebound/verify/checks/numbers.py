@@ -292,16 +292,23 @@ def _meridiem(text: str) -> str | None:
     return m.group(1).lower() + "m" if m else None
 
 
+_WHEN = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s?[ap]\.?m\b|(?:1[89]|20)\d\d\b", re.IGNORECASE)  # a clock time, a year
+
+
 def boundary_before(text: str, start: int) -> str | None:
     """The boundary word right before the number at `start` ("by", "to", "until", "from", ...), if any;
-    a month name between them is skipped ("until June 30")."""
+    a month name between them is skipped ("until June 30"). "By" a date, a clock time or a year is a
+    deadline and reads as "until" ("by 5 pm" is what "from 9 am to 5 pm" ends with); "by 5 %" stays "by"."""
     head = text[max(0, start - 30) : start]
-    head = re.sub(r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-                  r"\s*$", "", head, flags=re.IGNORECASE)
-    m = _BOUNDARY.search(head)
-    if m is None or (m.group(1).lower() == "to" and re.search(r"\bup\s+$", head[: m.start(1)], re.IGNORECASE)):
+    dated = re.sub(r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+                   r"\s*$", "", head, flags=re.IGNORECASE)
+    m = _BOUNDARY.search(dated)
+    if m is None or (m.group(1).lower() == "to" and re.search(r"\bup\s+$", dated[: m.start(1)], re.IGNORECASE)):
         return None  # "up to 2 pm" is a limit, as "by 2 pm" is: no boundary to tell them apart
-    return m.group(1).lower()
+    word = m.group(1).lower()
+    if word == "by" and (dated != head or _WHEN.match(text, start)):
+        return "until"  # "by June 30", "by 5 pm", "by 2024": a deadline, as "to 5 pm" ends a range
+    return word
 
 
 # "per X", "/X", and beside one of those "a month" / "an hour" ("10 euros per user a month")

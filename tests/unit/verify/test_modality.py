@@ -49,7 +49,8 @@ def test_no_conflict_for_a_weaker_or_different_claim(claim, source):
 @pytest.mark.parametrize(
     "text, word",
     [("The rent increased by 5%", "by"), ("The rent increased to 5%", "to"), ("accepted until June 30", "until"),
-     ("open from 9 am", "from"), ("rose to $ 12", "to"), ("costs 12 euros", None)],
+     ("open from 9 am", "from"), ("rose to $ 12", "to"), ("costs 12 euros", None), ("due by 5 pm", "until"),
+     ("due by June 30", "until"), ("done by 2024", "until"), ("open up to 2 pm", None)],
 )
 def test_the_boundary_word_before_a_number(text, word):
     assert boundary_before(text, re.search(r"\d", text).start()) == word
