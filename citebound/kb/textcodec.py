@@ -77,10 +77,12 @@ class Dictionaries:
             if self.current == dict_id:
                 self.current, self._compressor = None, None
 
-    def compress(self, data: bytes) -> bytes:
+    def compress(self, parts: Sequence[bytes]) -> tuple[int, list[bytes]]:
+        """The current dictionary's id and each part compressed with it, read together under the lock:
+        a body never names one dictionary while packed with another that became current meanwhile."""
         with self._lock:
-            assert self._compressor is not None
-            return self._compressor.compress(data)
+            assert self._compressor is not None and self.current is not None
+            return self.current, [self._compressor.compress(p) for p in parts]
 
     def decompress(self, dict_id: int, frame: bytes | memoryview) -> bytes:
         mine = getattr(self._local, "decompressors", None)
@@ -123,10 +125,10 @@ def train(texts: Sequence[str]) -> bytes | None:
 def pack(text: str, dictionaries: Dictionaries | None = None) -> bytes:
     """The stored body of `text` (with the KB's current dictionary, when it has one)."""
     if dictionaries is not None and dictionaries.current is not None:
-        did = dictionaries.current
         if len(text) <= BLOCK:
-            return struct.pack("<BI", ZSTD_WHOLE, did) + dictionaries.compress(text.encode("utf-8"))
-        blocks = [dictionaries.compress(text[i : i + BLOCK].encode("utf-8")) for i in range(0, len(text), BLOCK)]
+            did, (frame,) = dictionaries.compress([text.encode("utf-8")])
+            return struct.pack("<BI", ZSTD_WHOLE, did) + frame
+        did, blocks = dictionaries.compress([text[i : i + BLOCK].encode("utf-8") for i in range(0, len(text), BLOCK)])
         header = struct.pack(f"<BIII{len(blocks)}I", ZSTD_BLOCKS, did, BLOCK, len(blocks), *map(len, blocks))
         return header + b"".join(blocks)
     if len(text) <= BLOCK:
