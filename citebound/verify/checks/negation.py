@@ -12,7 +12,8 @@ its source is in the source. Two rules:
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the verb after its "to": "not possible to return" negates `possible` and `return`, "not permitted
-  indoors" only `permitted`; "nowhere near on track"
+  indoors" only `permitted`; what the negated word takes, to the clause's end, is read as neither
+  negated nor stated: "did not reach significance" does not state "significance"; "nowhere near on track"
   negates `track`; quotation marks do not end the scope: `not "a primary contributor"`). Partial
   negations ("not only", "not always", "not necessarily", "not solely", "not entirely"), comparisons
   ("no more than", "not later than", "or not"), a degree ("do not sink as readily") and "can't wait to"
@@ -174,6 +175,9 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                         in_scope.update(range(j + 1, k))
                         break
                     if word not in _CARRIERS or toks[j + 1 : j + 2] != ["to"]:
+                        # what a negated verb takes is not stated either ("did not reach significance"
+                        # does not state "significance"): read it as neither, to the clause's end
+                        in_scope.update(range(j + 1, _clause_end(toks, j + 1, min(len(toks), j + 1 + _SCOPE))))
                         break  # a carrier passes the negation on to its verb only: "not allowed to smoke"
             elif _is_cue(word):
                 break
