@@ -1,6 +1,7 @@
 """Training groups for the reranker, mined with citebound's own BM25 retriever (run with the citebound venv).
 
     .venv/bin/python training/rerank_pairs.py --out training/device_data/rerank.jsonl.gz
+    .venv/bin/python training/rerank_pairs.py --sets scifact --mode hybrid --neg-depth 20 --out /tmp/rr.jsonl.gz
 
 Each output row is one query: ``{"set", "qid", "split", "query", "pos": [chunk texts], "neg": [chunk
 texts]}``. Only data we may train on is read:
@@ -9,6 +10,10 @@ texts]}``. Only data we may train on is read:
   the judged documents that BM25 ranks in its top 100 (at most 2 per query); negatives are the other
   top-30 BM25 chunks (hard negatives). A fixed fifth of the train queries (`citebound.evaluate.splits.is_rerank_dev_query`) is held out
   as ``split = "dev"`` for choosing epochs, depth and the default; the test qrels are never read.
+  ``--mode hybrid`` mines them from the ranking the reranker is given at run time instead (citebound's
+  hybrid, the evaluation's candidate depth; the KB's chunk vectors are computed first if missing, e.g. by
+  ``citebound embed``): positives are the gold documents' chunks in its top 100, negatives every other
+  chunk of its top ``--neg-depth`` (no chunk of a judged document is ever a negative).
 - SQuAD 2.0 **dev** answerable questions: the positive is the chunk of the gold paragraph that contains
   a gold answer; negatives are BM25's top-15 chunks from other paragraphs that contain no gold answer.
 """
@@ -21,7 +26,7 @@ import json
 from pathlib import Path
 
 from citebound.datasets import load_beir
-from citebound.evaluate.retrieval_eval import chunk_documents
+from citebound.evaluate.retrieval_eval import EVALUATION_DEPTH, chunk_documents
 from citebound.evaluate.splits import is_rerank_dev_query
 from citebound.kb.cache import cached_kb
 from citebound.retrieval import Retriever
@@ -36,17 +41,24 @@ def chunk_table(kb) -> dict[str, tuple[str, str]]:
     return {cid: (doc, texts[cid]) for cid, doc in rows if cid in texts}
 
 
-def scifact_groups() -> list[dict]:
+def scifact_groups(mode: str = "bm25", neg_depth: int = 30) -> list[dict]:
     beir = load_beir(DATA / "retrieval" / "scifact", "train")
     kb = cached_kb(beir.corpus, beir.name, progress=True)
     table = chunk_table(kb)
-    retriever = Retriever(kb, mode="bm25", depth=100, progress=False)
+    # hybrid: the retriever as the evaluation builds it (candidate depth EVALUATION_DEPTH), so the order
+    # mined is the order `eval retrieval --mode hybrid+rerank` and bench/rerank_choose.py rerank
+    retriever = Retriever(kb, mode=mode, depth=100 if mode == "bm25" else EVALUATION_DEPTH, progress=True)
+    retriever.warm_up()
+    qids = list(beir.queries)
+    qvecs = retriever.embed_queries([beir.queries[q] for q in qids]) if retriever.uses_dense else None
     out = []
-    for qid, query in beir.queries.items():
+    for i, qid in enumerate(qids):
+        query = beir.queries[qid]
+        judged = set(beir.qrels[qid])  # never a negative, whatever its grade
         gold = {d for d, rel in beir.qrels[qid].items() if rel > 0}
-        ranked = [c.chunk_id for c in retriever.rank(query, 100)]
-        pos = [table[c][1] for c in ranked if table[c][0] in gold][:2]
-        neg = [table[c][1] for c in ranked[:30] if table[c][0] not in gold]
+        ranked = [c.chunk_id for c in retriever.rank(query, retriever.depth, None if qvecs is None else qvecs[i])]
+        pos = [table[c][1] for c in ranked[:100] if table[c][0] in gold][:2]
+        neg = [table[c][1] for c in ranked[:neg_depth] if table[c][0] not in judged]
         if pos and neg:
             out.append({"set": "scifact", "qid": qid, "split": "dev" if is_rerank_dev_query(qid) else "train",
                         "query": query, "pos": pos, "neg": neg})
@@ -81,8 +93,13 @@ def squad_groups() -> list[dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--sets", default="scifact,squad2", help="which groups to mine (comma-separated)")
+    ap.add_argument("--mode", choices=("bm25", "hybrid"), default="bm25", help="SciFact's ranking to mine")
+    ap.add_argument("--neg-depth", type=int, default=30, help="SciFact negatives: non-judged chunks of this top")
     args = ap.parse_args()
-    groups = scifact_groups() + squad_groups()
+    sets = set(args.sets.split(","))
+    groups = (scifact_groups(args.mode, args.neg_depth) if "scifact" in sets else []) + \
+        (squad_groups() if "squad2" in sets else [])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(args.out, "wt", encoding="utf-8") as fh:
         for g in groups:
