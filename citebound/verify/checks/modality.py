@@ -63,10 +63,14 @@ def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
 
 def modality_conflicts(claim: str, evidence: str) -> list[str]:
     """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise."""
+    c_toks = tokens(_months_named(claim))
+    claimed = _modals(c_toks)
+    if not claimed:
+        return []  # a claim without a modal: the window need not be read (the cascade asks every claim)
     evidence = _months_named(evidence)
-    c_toks, e_toks = tokens(_months_named(claim)), tokens(evidence)
-    claimed, stated = _modals(c_toks), _modals(e_toks, evidence=True)
-    if not claimed or not stated:
+    e_toks = tokens(evidence)
+    stated = _modals(e_toks, evidence=True)
+    if not stated:
         return []
     if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks + e_toks):
         return []

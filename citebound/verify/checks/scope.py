@@ -51,6 +51,8 @@ def _noun_after(toks: list[str], i: int) -> str | None:
 def scope_conflicts(claim: str, evidence: str) -> list[str]:
     """Each widened or narrowed scope, as a readable phrase; empty when none or the rule cannot tell."""
     c_toks = tokens(claim)
+    if not (_UNIVERSAL.intersection(c_toks) or "only" in c_toks):
+        return []  # nothing to widen or narrow: the window need not be read (the cascade asks every claim)
     if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
         return []
     w_toks = tokens(evidence)
