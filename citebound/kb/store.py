@@ -179,8 +179,9 @@ class KnowledgeBase:
         self._index_synced_at = float("-inf")  # when ingest last committed the index (monotonic clock)
         # zstd dictionaries the KB trained on its own texts (meta `text_dictionary.<id>`; textcodec)
         self._codec = Dictionaries(load=self._load_dictionary)
-        self._pending_dictionary: int | None = None  # trained inside a write not yet committed
-        self._use_stored_dictionary()
+        # trained inside a write not yet committed; the stored dictionary is adopted by the first write
+        # (`_train_dictionary`, inside its transaction), not at open: reading needs none until a body names it
+        self._pending_dictionary: int | None = None
         self._texts = TextCache(dictionaries=self._codec)  # decoded version texts, by (doc_id, version)
         self.chunk_size = int(self.get_setting("chunk_size"))
         self.overlap = int(self.get_setting("overlap"))
