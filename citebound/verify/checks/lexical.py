@@ -263,7 +263,7 @@ def _not(tok: str) -> str:
     """The word a token counts as: contracted negations and "never" as "not" (`doesn't`, `can't`, `cannot`,
     `isn't's`, `never`: "are not stored" restates "are never stored"), a unit in any spelling as the
     unit's name (`meters`, `m` -> `metre`)."""
-    if tok == "never" or is_contracted_negation(tok):
+    if tok in ("never", "no") or is_contracted_negation(tok):  # "No employee may" = "Employees may not"
         return "not"
     return _UNIT_TERMS.get(tok, tok)
 

@@ -8,7 +8,8 @@ its source is in the source. Two rules:
   (`return` negated in the source, plain in the claim), "Electronics do not carry a warranty" against
   "Electronics carry a twelve month warranty". A negation cue (`not`, `n't` — `isn't`, `can't`,
   `won't`, `doesn't` —, `cannot`, `never`, `no`, `no longer`, `nor`, `neither`, `impossible`, `unable`,
-  `non-` before an adjective, not a noun: "non-members"; "not yet" negates what follows it)
+  `non-` before an adjective, not a noun: "non-members"; "not yet" negates what follows it; "no
+  NOUN may VERB" negates the verb, as "NOUN may not VERB" does, and leaves the noun neither)
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the verb after its "to": "not possible to return" negates `possible` and `return`, "not permitted
@@ -86,6 +87,21 @@ _HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|n
                       re.IGNORECASE)
 
 
+# "No employee may work ...": a modal right after the noun phrase a "no" opens
+_MODALS = frozenset({"may", "can", "must", "shall", "should", "will", "could", "might", "would"})
+
+
+def _modal_after_noun(toks: list[str], j: int) -> int | None:
+    """Where the verb after "no NOUN(S) MODAL" starts (the noun phrase one to three words, no clause
+    break), else None."""
+    for k in range(j + 1, min(len(toks), j + 4)):
+        if toks[k] in _MODALS:
+            return k + 1 if all(t[:1].isalpha() and t not in _CLAUSE_BREAKS for t in toks[j:k]) else None
+        if not toks[k][:1].isalpha():
+            return None
+    return None
+
+
 def _is_cue(tok: str) -> bool:
     return tok in _CUES or is_contracted_negation(tok)
 
@@ -151,6 +167,11 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
         if tok == "non" and not nxt.endswith(_ADJECTIVE_ENDINGS):
             continue  # "non-refundable" denies refundable; "non-members", "non-EU citizens" name someone
         j = i + 1
+        if tok == "no" and (k := _modal_after_noun(toks, i + 1)):
+            # "No employee may work more than 48 hours" says what "Employees may not work ..." says: the
+            # "no" denies the verb after the modal, and the noun is neither negated nor stated plainly
+            in_scope.update(range(i + 1, k))
+            j = k
         if tok == "no" and nxt == "longer":
             j += 1  # "no longer stored" negates "stored"
         if tok == "nowhere" and nxt == "near":

@@ -215,6 +215,9 @@ def claim_attached(claim: str, mention: NumberMention, mentions: Sequence[Number
     return Attached(frozenset(units), tuple(run), frozenset(_word_stem(w) for w in run), end)
 
 
+_RELATIVE = re.compile(r"\s*,\s*(?:who|which)\b", re.IGNORECASE)
+
+
 def source_attached(text: str, i: int, mentions: Sequence[NumberMention], start: int, stop: int) -> Attached:
     """What the source states its i-th number with, inside its sentence [start, stop): the unit (its
     own symbol, else the first unit among the next content words, else a currency written before it)
@@ -229,6 +232,8 @@ def source_attached(text: str, i: int, mentions: Sequence[NumberMention], start:
         pos = mentions[k].end  # "5 to 10 days": 5 is stated with days
         k += 1
     nxt = min(mentions[k].start if k < len(mentions) else stop, stop)
+    if (rel := _RELATIVE.match(text, pos, nxt)) is not None:
+        pos = rel.end()  # "children under 5, who travel free": the relative clause says what the 5 do
     after: list[str] = []
     end, unit_read = mention.end, bool(units - {"metre", "byte"})
     for m in _after(text, pos, 8, nxt):
