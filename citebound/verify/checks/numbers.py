@@ -347,6 +347,57 @@ def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
     return frozenset(out) if per else frozenset()
 
 
+# What a number is said of by a phrase right after it: "9 am on Sundays", "300 euros for members"
+# (past the number's unit; the words joined by "and" / "or" up to the next punctuation or number)
+_QUALIFIER = re.compile(r"\s+(on|for|during|in)\s+(?:the\s+|all\s+)?((?:[^\W\d_]+(?:\s+(?:and|or)\s+|\s+)?){1,3})",
+                        re.IGNORECASE)
+
+
+def _past_unit(text: str, end: int) -> int:
+    """Where the text after the number ending at `end` goes on past its unit ("300 euros| for")."""
+    at = end
+    for _ in range(2):
+        m = _UNIT_WORD.match(text, at)
+        if m is None or unit_of(m.group(0).strip()) is None:
+            break
+        at = m.end()
+    return at
+
+
+def qualifier_after(text: str, end: int, word_stem=_word_stem) -> tuple[str, frozenset[str], str] | None:
+    """(preposition, stems of its words, the phrase as written) of the phrase that qualifies the number
+    ending at `end`: "9 am on weekdays and Sundays" -> ("on", {weekday, sunday}, "on weekdays and
+    Sundays"); None when none follows."""
+    m = _QUALIFIER.match(text, _past_unit(text, end))
+    if m is None:
+        return None
+    words = [w for w in _WORDS.findall(m.group(2)) if _content(w) and w.casefold() not in ("and", "or")]
+    if not words:
+        return None
+    phrase = re.sub(r"\s+(?:and|or)$", "", " ".join(m.group(0).split()), flags=re.IGNORECASE)
+    return m.group(1).lower(), frozenset(map(word_stem, words)), phrase
+
+
+_YEAR_AFTER = re.compile(r"\s+(?:in|during)\s+((?:1[89]|20)\d\d)\b", re.IGNORECASE)
+
+
+def year_after(text: str, end: int) -> str | None:
+    """The year a number is stated "in" right after it (past its unit): "12 % in 2023" -> "2023"."""
+    m = _YEAR_AFTER.match(text, _past_unit(text, end))
+    return m.group(1) if m else None
+
+
+def word_before(text: str, start: int) -> str | None:
+    """The lower-case content word right before the number at `start` ("included 320"), past a hedge
+    ("included about 320"); None when the number follows anything else."""
+    before = [m.group(0) for m in _TOKEN.finditer(text, max(0, start - 60), start)]
+    while before and before[-1].casefold() in _BY_HEDGES:
+        before.pop()
+    if not before or not before[-1].islower() or not _content(before[-1]) or unit_of(before[-1]) is not None:
+        return None
+    return before[-1] if before[-1] not in LABEL_WORDS else None
+
+
 def _quote(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -416,6 +467,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         context = claim_words(claim[c_start:c_end], word_stem) - run
         claimed_change = changed_by(claim, mention.start) if mention.kind != "year" else None  # not "by 2030"
         all_claim_words = claim_words(claim, word_stem) if claimed_change else frozenset()
+        claimed_qualifier = qualifier_after(claim, mention.end, word_stem) if mention.kind != "year" else None
+        claimed_verb = word_before(claim, mention.start) if mention.kind != "year" else None
         failures: list[tuple[int, str]] = []
         passed: list[int] = []
         for i in candidates:
@@ -463,6 +516,26 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 # "330 metres wide" is not stated by "330 metres tall": the same unit, another measure
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not {' '.join(wanted.words)!r}"))
                 continue
+            others = [k for k, o in enumerate(mentions) if s_start <= o.start < s_end and o is not found
+                      and not states_value(mention, o)]  # the sentence's other numbers  # fmt: skip
+            if claimed_qualifier and others and (got_q := qualifier_after(source, found.end, word_stem)) \
+                    and got_q[0] == claimed_qualifier[0] and not got_q[1] & claimed_qualifier[1] and any(
+                        (q := qualifier_after(source, mentions[k].end, word_stem)) and q[0] == claimed_qualifier[0]
+                        and q[1] & claimed_qualifier[1] for k in others):  # fmt: skip
+                # "opens at 9 am on Sundays" is not stated by "9 am on weekdays and 11 am on Sundays": the
+                # source says the value of something else and gives the claim's thing another number
+                failures.append((0, f"{describe(mention)} only as {source[found.start:_past_unit(source, found.end)] + ' ' + got_q[2]!r}, and another "
+                                    f"number {claimed_qualifier[2]!r}"))  # fmt: skip
+                continue
+            if claimed_verb and others and (got_verb := word_before(source, found.start)) \
+                    and word_stem(got_verb) != word_stem(claimed_verb) and any(
+                        (v := word_before(source, mentions[k].start)) and word_stem(v) == word_stem(claimed_verb)
+                        for k in others):  # fmt: skip
+                # "included 500 patients" is not stated by "screened 500 patients and included 320": the
+                # value belongs to another verb, and the claim's verb has its own number
+                failures.append((0, f"{describe(mention)} only as {got_verb + ' ' + found.text!r}, and another "
+                                    f"number as {claimed_verb!r}"))  # fmt: skip
+                continue
             got_change = changed_by(source, found.start) if claimed_change else None
             if claimed_change and got_change and claimed_change[0] not in got_change[1] and claimed_change[0] in words \
                     and got_change[0] not in all_claim_words:  # type: ignore[operator]
@@ -486,6 +559,14 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                                     f"({_quote(source[s_start:s_end], 80)!r}, without {absent})"))  # fmt: skip
                 continue
             # 3. the year it is dated with
+            if years_in_claim and mention.kind != "year" and (direct := year_after(source, found.end)):
+                # "8 % in 2022 and 12 % in 2023": the year right after a value ("12 % in 2023") dates it,
+                # however near the previous one is
+                if direct in years_in_claim:
+                    passed += [j] if j_end == j else [j, j_end]
+                    continue
+                failures.append((2, f"{describe(mention)} with the year {direct!r}, not {' or '.join(sorted(years_in_claim))}"))
+                continue
             if years_in_claim and mention.kind != "year":
                 near = sorted((abs(y.start - found.start), k) for k, y in enumerate(mentions)
                               if y.kind == "year" and y is not found and s_start <= y.start < s_end

@@ -60,6 +60,14 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
          "Customers can return any unused product within 30 days of delivery for a full refund. "
          "Refunds are processed within five business days after the item reaches our warehouse.",
          "about the claim's subject it states 'five business days"),
+        # a value said of another thing, the claim's thing given another number (2026-12-01: all supported)
+        ("The shop opens at 9 am on Sundays.", "The shop opens at 9 am on weekdays and 11 am on Sundays.",
+         "only as '9 am on weekdays', and another number 'on Sundays'"),
+        ("The course costs 300 euros for members.", "The course costs 300 euros for guests and 200 euros for members.",
+         "only as '300 euros for guests', and another number 'for members'"),
+        ("The study included 500 patients.", "The study screened 500 patients and included 320.",
+         "only as 'screened 500', and another number as 'included'"),
+        ("Revenue grew 12% in 2022.", "Revenue grew 8% in 2022 and 12% in 2023.", "with the year '2023', not 2022"),
     ],
 )  # fmt: skip
 def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_attached_to(claim, source, why, full):
@@ -90,6 +98,17 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         # a relative clause after the number says what it does (2026-12-01: blocked, "5 not with 'travel free'")
         ("Children under 5 travel free.", "All passengers need a ticket, except children under 5, who travel free."),
         ("Residents over 70 park free.", "Residents over 70, who park free, still need a permit."),
+        # the same value said of the claim's thing too, or the claim's thing without a number of its own
+        ("The shop opens at 9 am on Sundays.", "The shop opens at 9 am on weekdays and Sundays, and at 11 am on holidays."),
+        ("The shop opens at 11 am on Sundays.", "The shop opens at 9 am on weekdays and 11 am on Sundays."),
+        ("A ticket costs 10 euros for adults.", "A ticket costs 10 euros for adults and 5 euros for children; members pay 10 euros for two."),
+        ("The study included 320 patients.", "The study screened 500 patients and included 320."),
+        ("The study included 320 of 500 screened patients.", "Of 500 patients screened, the study included 320."),
+        ("The trial enrolled 500 patients.", "The trial enrolled 500 patients in 2019 and enrolled 300 more in 2020."),
+        ("The firm employs 200 people.", "The firm employs 200 people and hired 20 last year."),
+        ("Revenue grew 12% in 2023.", "Revenue grew 8% in 2022 and 12% in 2023."),
+        ("Revenue grew 8% in 2022.", "Revenue grew 8% in 2022 and 12% in 2023."),
+        ("Revenue grew 12% in 2022.", "In 2022, revenue grew 12% in the first half."),
     ],
 )  # fmt: skip
 def test_a_number_stated_with_its_unit_or_thing_any_spelling_passes_the_numbers_check(claim, source):
