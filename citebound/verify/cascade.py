@@ -26,6 +26,9 @@ For one claim and each source it cites:
              (checks/opposites.py `swapped_opposites`); runs with the negation rule.
    dates     an event the best evidence window dates otherwise ("opened in 1932" against "began in
              1932 and opened in 1937") -> unsupported (checks/dates.py); runs with the negation rule.
+   role      a name the claim puts where the best evidence window puts another it also names ("Alice
+             founded" against "Bob founded ...; Alice joined", "founded in Berlin" against "founded in
+             Munich and moved to Berlin") -> unsupported (checks/roles.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py), and halved
              when the claim swaps a word the source never states for the opposite its window states
@@ -86,6 +89,7 @@ from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
+from citebound.verify.checks.roles import role_conflicts
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
@@ -188,7 +192,8 @@ class Cascade:
                                  ("modality", modality_conflicts(claim, window)),
                                  ("opposite", swapped_opposites(claim, window, source_states(source))
                                   if self.stemming else []),
-                                 ("dates", date_conflicts(claim, window))):  # fmt: skip
+                                 ("dates", date_conflicts(claim, window)),
+                                 ("role", role_conflicts(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,

@@ -1,0 +1,199 @@
+"""The role check: a claim must not give a source's deed to another name the source mentions.
+
+"Alice founded the company in 2010" against "Bob founded the company in 2010; Alice joined in 2012", or
+"The company was founded in Berlin" against "The company was founded in Munich and moved to Berlin":
+every word of the claim is in its source, so word overlap (and, measured, the entailment model) calls it
+supported. This rule reads a name the claim puts in one of two places beside a verb, and the same verb
+in the best evidence window:
+
+- **who**: "NAME VERB" or "VERB by NAME" ("Alice founded", "founded by Alice");
+- **where**: "VERB in NAME" or "VERB at NAME" ("founded in Berlin"; the name may come a few words after
+  the verb: "founded in 1990 in Berlin").
+
+A NAME is a run of capitalised words that are not stop words ("Alice", "New York"; "The" is none). It
+finds a conflict when the window states the verb with another name in the same place ("Bob founded",
+"founded in Munich"), never with the claim's (or a part of it), and names the claim's name elsewhere;
+the window must give the verb one name (or list) only (several are of several subjects), not written
+beside the claim's ("Marion Smith": "Marion died" is Smith); for "who", the claim's name must also be in
+no clause that states the verb (a sentence, or a part of one between semicolons or before "and"/"but" +
+another subject: "Bob founded it with Alice" names her), and no clause may say the verb of a pronoun ("He
+died in ...": he may be the claim's name); for "where", a claim that names who did it must find the
+window say it of that name ("Smith died in Blackville" is no conflict with "Walls died in Newcastle"). A
+name listed with the source's ("in Munich, Germany", "in
+Munich, in southern Germany", "Bob and Alice") is in the same place; a place goes on until the clause
+moves to another verb ("in Munich and moved to Berlin"). A negated claim is left alone. The cascade runs
+it with the negation rule; a conflict makes the source `unsupported` (stage `role`) whatever a model
+says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[.;:,!?()]")
+_CLAUSE_END = frozenset(".;:!?()")
+_JOIN = frozenset({"and", "or", ","})
+_PLACE_PREPS = frozenset({"in", "at"})
+_NEGATIONS = frozenset({"not", "no", "never", "nobody", "nothing", "none", "nowhere", "neither", "nor", "cannot"})
+_PLACE_REACH = 5  # tokens after the verb a "where" name may start at ("founded in 1990 in Berlin")
+
+
+# Past forms that do not end in -ed ("Bob wrote", "born in Salzburg")
+_IRREGULAR_PAST = frozenset("""born built wrote written led won made began begun held sold bought gave given took
+taken ran found became left met taught brought drew drawn grew grown chose chosen spoke spoken told kept lost
+paid sent spent sang sung stood went came did done beat beaten broke broken caught chose fought flew flown
+hid hidden knew known laid lit meant rode ridden rang rung saw seen shot shut sold stole stolen swore sworn
+threw thrown understood woke woken wore worn""".split())
+
+
+_CALENDAR = frozenset("""january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday""".split())
+
+
+def _is_name(tok: str) -> bool:
+    """A capitalised word that is no stop word, acronym or month ("Alice", "Munich"; not "The", "DNA", "G",
+    "January")."""
+    low = tok.casefold()
+    return (len(tok) > 1 and tok[:1].isupper() and tok[1:].islower() and low not in STOP_WORDS
+            and low not in _NEGATIONS and low not in _CALENDAR)  # fmt: skip
+
+
+def _is_verb(tok: str) -> bool:
+    """A lower-case content word: what a name before it does, or what happened in a place after it."""
+    return tok[:1].islower() and tok.isalpha() and tok not in STOP_WORDS and tok not in _NEGATIONS
+
+
+def _is_past(tok: str) -> bool:
+    """A verb in the past: the deeds the rule reads ("founded", "wrote"); "Pacific island", "Minor allele"
+    are a name and a noun."""
+    return _is_verb(tok) and (tok.endswith("ed") or tok in _IRREGULAR_PAST)
+
+
+def _name_before(toks: list[str], i: int) -> list[str]:
+    """The names right before position i, joined by "and" / "or" / commas ("Bob and Alice" founded)."""
+    names, j = [], i - 1
+    while j >= 0 and _is_name(toks[j]):
+        names.append(toks[j])
+        j -= 1
+        if j >= 1 and toks[j] in _JOIN and _is_name(toks[j - 1]):
+            j -= 1
+    return names
+
+
+def _names_after(toks: list[str], i: int) -> list[str]:
+    """The names from position i on, joined by "and" / "or" / commas ("Munich, Germany")."""
+    names, j = [], i
+    while j < len(toks) and _is_name(toks[j]):
+        names.append(toks[j])
+        j += 1
+        if j + 1 < len(toks) and toks[j] in _JOIN and _is_name(toks[j + 1]):
+            j += 1
+    return names
+
+
+# a title or an initial before a name is no sentence end ("Dr. Smith", "J. Smith")
+_ABBREVIATION = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|[A-Z])\.")
+
+
+def _clauses(text: str) -> list[list[str]]:
+    """The text's clauses as tokens: cut at sentence ends and semicolons, and before "and" / "but" when
+    a new subject follows it ("Bob founded it and Alice joined"; not "Bob and Alice founded")."""
+    out: list[list[str]] = [[]]
+    toks = _TOKEN.findall(_ABBREVIATION.sub(r"\1", text))
+    for k, tok in enumerate(toks):
+        if tok in _CLAUSE_END:
+            out.append([])
+            continue
+        if tok.casefold() in ("and", "but") and out[-1] and not _is_name(out[-1][-1]) \
+                and k + 2 < len(toks) and _is_name(toks[k + 1]) and _is_verb(toks[k + 2]):  # fmt: skip
+            out.append([])
+            continue
+        out[-1].append(tok)
+    return [c for c in out if c]
+
+
+def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
+    """(role, verb stem, the names in it, the verb as written) for each "NAME VERB", "VERB by NAME",
+    "VERB in/at NAME"."""
+    out = []
+    for i, tok in enumerate(clause):
+        if not _is_past(tok):
+            continue
+        verb = stem(tok)
+        if (who := _name_before(clause, i)) and (i == len(who) or not _is_name(clause[i - len(who) - 1])):
+            out.append(("who", verb, frozenset(who), tok))
+        if i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
+            out.append(("who", verb, frozenset(agent), tok))
+        for j in range(i + 1, min(len(clause) - 1, i + 1 + _PLACE_REACH)):
+            if clause[j] in _PLACE_PREPS and _is_name(clause[j + 1]):
+                out.append(("where", verb, frozenset(_places(clause, j)), tok))
+                break
+            if _is_verb(clause[j]) and j > i + 1:
+                break  # another verb's place
+    return out
+
+
+def _places(clause: list[str], j: int) -> list[str]:
+    """Every name from position j on until the clause goes on to another verb ("in Munich, in southern
+    Germany" names both; "in Munich and moved to Berlin" only Munich)."""
+    names = []
+    for k in range(j, len(clause)):
+        tok = clause[k]
+        if tok.casefold() in ("and", "but", "then", ",") and k + 1 < len(clause) and _is_verb(clause[k + 1]) \
+                and clause[k + 1] not in _PLACE_PREPS:  # fmt: skip
+            break
+        if _is_name(tok):
+            names.append(tok)
+    return names
+
+
+_PRONOUNS = frozenset({"he", "she", "they", "it", "we", "i", "who", "which", "that"})
+
+
+def _pronoun_does(clause: list[str], verb: str) -> bool:
+    """Whether the clause says the verb of a pronoun ("He died in Blackville")."""
+    return any(stem(t) == verb and k and clause[k - 1].casefold() in _PRONOUNS for k, t in enumerate(clause))
+
+
+def role_conflicts(claim: str, evidence: str) -> list[str]:
+    """Each name the claim puts beside a verb where the evidence puts another, as a readable phrase;
+    empty when there is none or the rule cannot relate them."""
+    c_toks = _TOKEN.findall(claim)
+    if not any(_is_name(t) for t in c_toks[1:]) and not (c_toks and _is_name(c_toks[0])):
+        return []
+    if any(t.casefold() in _NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
+        return []
+    claimed = [r for c in _clauses(claim) for r in _roles(c)]
+    if not claimed:
+        return []
+    clauses = _clauses(evidence)
+    evidence_names = {t for c in clauses for t in c if _is_name(t)}
+    joined = " ".join(" ".join(c) for c in clauses)
+    out = []
+    for role, verb, names, written in claimed:
+        if not names <= evidence_names:
+            continue  # a name the window lacks is the word overlap's to count
+        stating = [c for c in clauses if any(stem(t) == verb for t in c if _is_verb(t))]
+        said = [ns for c in stating for r, v, ns, _ in _roles(c) if r == role and v == verb]
+        if not stating or any(names & ns for ns in said):
+            continue  # the window does not state the verb, or states it with (part of) the claim's name
+        if role == "who" and any(names <= set(c) or _pronoun_does(c, verb) for c in stating):
+            continue  # a clause that states the verb names the claim's name too ("Bob founded it with
+            # Alice"), or says it of "he" / "she" / "they", who may be the claim's name
+        if role == "where" and (subject := {n for r, v, ns, _ in claimed if r == "who" and v == verb for n in ns}) \
+                and not any(subject & ns for c in stating for r, v, ns, _ in _roles(c) if r == "who" and v == verb):
+            continue  # "Smith died in Blackville" against "Walls died in Newcastle": another one's place
+        if len(set(said)) != 1:
+            continue  # the verb said of several names: of several subjects, which the rule cannot tell apart
+        others = said[0] - names
+        if any(f"{a} {b}" in joined for a in others for b in names) or any(
+                f"{b} {a}" in joined for a in others for b in names):
+            continue  # one name of the claim's ("Marion Smith": "Smith died" / "Marion died")
+        if others:
+            said = " and ".join(sorted(names))
+            out.append(f"the source says {' and '.join(sorted(others))!r} where the claim says {said!r} "
+                       f"({'who' if role == 'who' else 'where'} {written!r})")  # fmt: skip
+    return out
