@@ -2,7 +2,8 @@
 
 `five` = `5`; `4 990` = `4,990` = `4 990` (no-break space) = `4990`; `30 %` = `thirty percent` =
 `30 per cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`;
-`the 1990s` = `1990`. Each mention carries one or more *keys* (canonical strings); two mentions state the
+`the 1990s` = `1990`; how often is a count: `twice a day` = `two times a day` = 2, and a source's `daily` or
+`every day` is also 1 (`once a day`). Each mention carries one or more *keys* (canonical strings); two mentions state the
 same number when their keys overlap. A mention has several keys only when its reading is ambiguous
 (`5m` is 5 million or 5 metres; `4.990` is 4.99 or, written the European way, 4990), so the check
 stays lenient rather than raising false alarms.
@@ -429,8 +430,32 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     if spaced and (", " in text or ". " in text):
         mentions += _spaced_mentions(unmarked)
     mentions += _word_mentions(clean, ambiguous_words, hedges)
+    mentions += _frequency_mentions(clean, ambiguous_words)
     mentions.sort(key=lambda n: (n.start, n.end))
     return mentions
+
+
+_PERIOD = r"(?:second|minute|hour|day|night|week|fortnight|month|quarter|year|decade)"
+_FREQUENCY_ADVERBS = r"(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)"
+# "once a day", "twice weekly": how often, a count ("twice a day" is not stated by "once a day")
+_TIMES = re.compile(rf"\b(once|twice|thrice)(?=\s+(?:(?:a|an|per|every|each)\s+{_PERIOD}\b|{_FREQUENCY_ADVERBS}\b))",
+                    re.IGNORECASE)
+# in a source, "daily" and "every day" state once a day ("once a day" restates them)
+_ONCE = re.compile(rf"\b(?:every\s+{_PERIOD}|{_FREQUENCY_ADVERBS})\b", re.IGNORECASE)
+_TIMES_VALUES = {"once": 1, "twice": 2, "thrice": 3}
+
+
+def _frequency_mentions(text: str, lenient: bool) -> list[NumberMention]:
+    """How often, as a count: "twice a day" is 2 (claims and sources); in a source read leniently
+    (`lenient`), "daily" / "every day" (not after "twice") is 1 too."""
+    out = [NumberMention(m.group(0), m.start(), m.end(), (_TIMES_VALUES[m.group(1).lower()],), "number")
+           for m in _TIMES.finditer(text)]  # fmt: skip
+    if lenient:
+        taken = {m.end for m in out}
+        for m in _ONCE.finditer(text):
+            if not any(0 <= m.start() - end <= 1 for end in taken):
+                out.append(NumberMention(m.group(0), m.start(), m.end(), (1,), "number"))
+    return out
 
 
 # What a number measures, when it is a unit with several spellings: each spelling (lower case) -> one

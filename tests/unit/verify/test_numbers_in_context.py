@@ -325,3 +325,24 @@ def test_a_change_by_an_amount_must_be_the_change_of_the_same_thing(claim, sourc
     assert (v.stage != "numbers") is ok, v.reason
     if not ok:
         assert ", not for '" in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, ok",
+    [
+        ("Take the tablet twice a day.", "Take the tablet once a day.", False),  # 2026-12-01: `full` supported it
+        ("Take the tablet once a day.", "Take the tablet twice a day with food.", False),
+        ("The team meets twice a week.", "The team meets weekly.", False),
+        ("Take the tablet twice a day.", "Take the tablet two times a day.", True),
+        ("Take the tablet two times a day.", "Take the tablet twice daily.", True),
+        ("Take the tablet once a day.", "Take the tablet daily.", True),
+        ("The bus runs once a day.", "The bus runs every day at noon.", True),
+        ("The report is published once a year.", "The report is published annually.", True),
+        ("Once the form is signed, it is sent.", "Once the form is signed, it is sent to the office.", True),
+    ],
+)  # fmt: skip
+def test_how_often_is_a_count(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") == ok, v.reason
+    if not ok:
+        assert "does not state the number" in v.reason
