@@ -398,14 +398,14 @@ def phase_queries(args) -> dict:
             with Timer() as load:
                 r.warm_up(embed_missing=False)
             out[mode + suffix] = {**latencies(lambda q, r=r: r.retrieve(q, k=10), queries),
-                                  "vectors_loaded": len(r._vectors) if r._vectors is not None else 0,
-                                  "hnsw": r._vectors is not None and r._vectors._hnsw is not None,
+                                  "vectors_loaded": len(r.vector_index) if r.vector_index is not None else 0,
+                                  "hnsw": r.vector_index is not None and r.vector_index.uses_graph,
                                   "warm_up_s": round(load.seconds, 2)}
     vectors.HNSW_MIN_CHUNKS = shipped
     dense = Retriever(kb, mode="dense", progress=False, embed_at_query=0)
     dense.warm_up(embed_missing=False)
     qvecs = dense.embed_queries(queries)
-    out["hnsw"] = hnsw_figures(dense._vectors, qvecs, args.work / "hnsw.bin")
+    out["hnsw"] = hnsw_figures(dense.vector_index, qvecs, args.work / "hnsw.bin")
     out["peak_rss_mb"] = peak_rss_mb()
     kb.close()
     del np

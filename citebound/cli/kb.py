@@ -36,7 +36,7 @@ def _build_ann(store) -> None:  # noqa: ANN001 - a KnowledgeBase
         return  # PostgreSQL searches in the database; a smaller KB is searched exactly
     retriever = Retriever(store, mode="dense", progress=False)
     retriever.warm_up(embed_missing=False, ann="build")
-    index = retriever._vectors
+    index = retriever.vector_index
     if index is not None and index.hnsw_file is not None and not index.hnsw_loaded:
         typer.echo(f"approximate-search graph over {len(index)} vectors built and saved ({index.hnsw_file.name})")
 

@@ -108,6 +108,12 @@ class Retriever:
                 self.ann = ann  # this mode from now on, from the next load too
             self._vector_index(embed_all=embed_missing)
 
+    @property
+    def vector_index(self):  # noqa: ANN201 - a VectorIndex or DatabaseVectors
+        """The dense index loaded now (None before the first dense query or `warm_up`, and in bm25
+        mode): what a caller reports on, e.g. whether its approximate graph was built or loaded."""
+        return self._vectors
+
     def _drop_vectors(self) -> None:
         """Forget the loaded vectors; a graph still being built for them is cancelled (not saved)."""
         old, self._vectors = self._vectors, None

@@ -81,6 +81,11 @@ class VectorIndex:
         neither saves its graph (which would remove the newer one's file) nor installs it."""
         self._cancelled = True
 
+    @property
+    def uses_graph(self) -> bool:
+        """Whether searches go through the approximate graph now (else exact)."""
+        return self._hnsw is not None
+
     def wait_for_graph(self, timeout: float | None = None) -> bool:
         """Wait for a background build (if any); True when the graph is in use."""
         if self._building is not None:

@@ -37,9 +37,9 @@ def test_the_nearest_vectors_come_from_the_hnsw_index_and_match_exact_search(pg_
         b = [(h.chunk.id, h.scores["dense"]) for h in in_process.retrieve(question, k=5)]
         assert [c for c, _ in a] == [c for c, _ in b]
         assert all(abs(x - y) < 1e-5 for (_, x), (_, y) in zip(a, b))
-    assert isinstance(in_db._vectors, DatabaseVectors)  # the server process holds no matrix
+    assert isinstance(in_db.vector_index, DatabaseVectors)  # the server process holds no matrix
     # the query the search runs is planned on the partial HNSW index
-    index = in_db._vectors
+    index = in_db.vector_index
     q = pg_kb.db.encode_vector(in_db.embed_queries(["owls"])[0])
     plan = "\n".join(r[0] for r in pg_kb.db.execute("EXPLAIN " + index._nearest, (q, 10)).fetchall())
     assert "vectors_hnsw_minilm" in plan
@@ -67,7 +67,7 @@ def test_retired_texts_are_skipped_even_when_they_are_the_nearest(pg_kb):
     retriever = Retriever(pg_kb, mode="dense", progress=False)
     hits = retriever.retrieve("owls hunting mice at night", k=3)
     assert len(hits) == 3 and not any(h.chunk.doc_id.startswith("owl") for h in hits)
-    index = retriever._vectors
+    index = retriever.vector_index
     assert isinstance(index, DatabaseVectors) and index.searches >= 2  # the first 10 nearest were all retired
     assert len(index) == len(ANIMALS) + len(owls)  # their vectors are still stored
     exact = Retriever(pg_kb, mode="dense", progress=False, in_database=False).retrieve("owls hunting mice at night", k=3)

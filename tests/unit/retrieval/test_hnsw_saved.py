@@ -49,7 +49,7 @@ def test_a_damaged_graph_file_is_rebuilt(tmp_path):
 def test_load_mode_never_builds_and_searches_exactly(tmp_path):
     ids, matrix = [f"c{i}" for i in range(300)], _unit(300, 5)
     lazy = VectorIndex(ids, matrix, use_hnsw=True, folder=tmp_path, ann="load")
-    assert lazy._hnsw is None and lazy._building is None and not list(tmp_path.glob("*.bin"))
+    assert not lazy.uses_graph and lazy._building is None and not list(tmp_path.glob("*.bin"))
     query = _unit(1, 6)[0]
     assert [c for c, _ in lazy.search(query, 10)] == [ids[i] for i in top_k(matrix @ query, 10)]
     built = VectorIndex(ids, matrix, use_hnsw=True, folder=tmp_path)  # what `citebound embed` does
@@ -99,7 +99,7 @@ def test_embed_builds_the_graph_and_a_one_question_retriever_loads_it(tmp_path, 
     with KnowledgeBase.open(tmp_path / "kb") as kb:
         retriever = Retriever(kb, mode="hybrid", progress=False)  # ann="load": what `ask` uses
         hits = retriever.retrieve("How long do refunds take?", k=3)
-        assert retriever._vectors.hnsw_loaded and hits[0].chunk.doc_id.endswith("refunds.md")
+        assert retriever.vector_index.hnsw_loaded and hits[0].chunk.doc_id.endswith("refunds.md")
 
 
 def test_a_cancelled_background_build_neither_saves_nor_installs_its_graph(tmp_path):
