@@ -49,7 +49,8 @@ support oppose, include exclude, presence absence, present absent, warm cool, wa
 warming cooling, hot cold, wet dry, fast slow, faster slower, long short, longer shorter, old young,
 older younger, rich poor, permit prohibit, permit forbid, allow prohibit, allow forbid, optional mandatory,
 optional required, optional compulsory, voluntary mandatory, voluntary compulsory, enable disable,
-open closed, earliest latest, before after, most few, many few
+open closed, earliest latest, before after, most few, many few, begin complete, begin finish, start complete,
+start finish
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
@@ -61,7 +62,8 @@ for _pair in _PAIRS.replace("\n", " ").split(","):
 _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 # irregular forms, read as their verb ("fell" / "rose")
 _BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
-         "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose"}  # fmt: skip
+         "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose", "began": "begin",
+         "begun": "begin"}  # fmt: skip
 
 
 # Where `tokens` starts a token (in text case-folded with ’ read as '), and the rest of one: so a pattern

@@ -29,6 +29,9 @@ def test_the_table_is_symmetric_and_in_stems():
         ("The bank lost $3.1 billion.", "The bank earned $3.1 billion.", ("lost", "earned")),
         ("Gain in EEG power fell.", "Gain in EEG power rose sharply.", ("fell", "rose")),
         ("Prices went down.", "Prices went up in May.", ("down", "up")),  # stop words, read as written
+        # a beginning is not an end (2026-12-01: `full` supported "completed" against "began", P = 0.96)
+        ("The bridge was completed in 1932.", "Construction of the bridge began in 1932.", ("completed", "began")),
+        ("The race started at noon.", "The race finished at noon.", ("started", "finished")),
     ],
 )  # fmt: skip
 def test_a_word_the_source_never_states_against_its_opposite_is_found(claim, source, pair):
@@ -43,6 +46,10 @@ def test_a_word_the_source_never_states_against_its_opposite_is_found(claim, sou
         ("Costs rose.", "Costs rose in May and fell in June."),  # the claim's word is in the source
         ("Plan B has more features than plan A.", "Plan A has fewer features than plan B."),  # the comparison rule's
         ("The lake is cold.", "The lake is deep."),  # no opposite in the source
+        ("The bridge was completed in 1937.", "Construction of the bridge began in 1932 and was completed in 1937."),
+        ("The project started in May.", "The project began in May."),  # the same, in other words
+        ("Applicants must complete the form before the course begins.",
+         "Before the course begins, applicants must complete the form."),
     ],
 )  # fmt: skip
 def test_no_opposite_when_the_source_states_the_word_or_a_comparison_restates_it(claim, source):
