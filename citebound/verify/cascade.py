@@ -29,6 +29,9 @@ For one claim and each source it cites:
    role      a name the claim puts where the best evidence window puts another it also names ("Alice
              founded" against "Bob founded ...; Alice joined", "founded in Berlin" against "founded in
              Munich and moved to Berlin") -> unsupported (checks/roles.py); runs with the negation rule.
+   plan      the claim states as a fact what the best evidence window only plans or expects ("supports
+             Android" against "Android support is planned", "available now" against "will be available
+             next year") -> unsupported (checks/plans.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py), and halved
              when the claim swaps a word the source never states for the opposite its window states
@@ -89,6 +92,7 @@ from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
+from citebound.verify.checks.plans import plan_conflicts
 from citebound.verify.checks.roles import role_conflicts
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
@@ -193,7 +197,8 @@ class Cascade:
                                  ("opposite", swapped_opposites(claim, window, source_states(source))
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window)),
-                                 ("role", role_conflicts(claim, window))):  # fmt: skip
+                                 ("role", role_conflicts(claim, window)),
+                                 ("plan", plan_conflicts(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,

@@ -54,7 +54,7 @@ from citebound.verify.checkers import make_checker  # noqa: E402
 CASES = [json.loads(line) for line in (Path(__file__).with_name("plain_cases.jsonl")).read_text().splitlines() if line]
 BY_ID = {c["id"]: c for c in CASES}
 CHECKERS = ("deterministic", "full")
-RULE_STAGES = ("numbers", "negation", "comparison", "exception", "scope", "modality", "opposite", "dates", "role")
+RULE_STAGES = ("numbers", "negation", "comparison", "exception", "scope", "modality", "opposite", "dates", "role", "plan")
 BA_FLOOR = {"deterministic": 0.86, "full": 0.94}
 
 _RESTATED = "a comparison restated with its sides swapped and the antonym: the rules only block, and '{}' is not in the source"

@@ -1,0 +1,51 @@
+"""The plan rule (checks/plans.py): a claim must not state as a fact what its source only plans or
+expects; and the faithful restatements it must not block."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.verify.cascade import Cascade
+from citebound.verify.checks.plans import plan_conflicts
+
+
+@pytest.mark.parametrize(
+    "claim, source, named",
+    [
+        # 2026-12-01: both supported by `full` (P = 0.97, 0.96) and the first by `deterministic` too
+        ("The app supports Android.", "The app supports iOS; Android support is planned.", "'android'"),
+        ("The feature is available now.", "The feature will be available next year.", "'feature', 'available'"),
+        ("The new wing is open to visitors.", "The new wing is scheduled to open to visitors.", "'wing'"),
+        ("The city opened a second library.",
+         "The city opened a new library and plans to open a second one next year.", "'second'"),
+    ],
+)  # fmt: skip
+def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
+    assert plan_conflicts(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "plan"), v.reason
+    assert named in v.reason and "only as to come" in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The app supports iOS.", "The app supports iOS; Android support is planned."),
+        ("Android support is planned.", "The app supports iOS; Android support is planned."),
+        ("The app will support Android.", "The app supports iOS; Android support is planned for next year."),
+        ("The museum reopens in May.", "The museum is scheduled to reopen in May."),  # the claim sets a date
+        ("Refunds are processed within 5 days.", "Refunds will be processed within 5 days."),  # a policy's "will"
+        ("The app supports Android.", "The app supports Android and iOS; a web version is planned."),
+        ("The library offers e-books.", "The library offers e-books; it plans to offer audiobooks next year."),
+        ("The bridge carries 40,000 vehicles a day.",
+         "The bridge carries 40,000 vehicles a day and is expected to carry more next year."),
+        ("Members get early access to tickets.", "Members get early access to tickets for upcoming concerts."),
+        ("The airline operates flights to Lisbon.", "The airline operates scheduled flights to Lisbon."),
+        ("The city opened a new library.", "The city opened a new library and plans to open a second one next year."),
+        ("People expect Cameron to remain prime minister.", "Cameron is planning to remain prime minister."),
+        ("The app does not support Android.", "The app supports iOS; Android support is planned."),  # negated
+    ],
+)  # fmt: skip
+def test_facts_restated_and_plans_restated_are_no_conflict(claim, source):
+    assert plan_conflicts(claim, source) == []
+    assert Cascade().check_pair(claim, source).stage != "plan"
