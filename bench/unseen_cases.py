@@ -1,0 +1,76 @@
+"""The verifier on one-line cases written without looking at its rules (bench/data/unseen_cases/).
+
+Each file of that folder is a set of {id, kind, gold, claim, source} cases written in one sitting, by
+someone who did not look at the rules or the plain cases first, half faithful restatements and half
+claims that their source does not support (a negation in a contraction, a true number on the wrong
+attribute or year, an invented cause or detail, a comparison turned around, a unit written two ways,
+...). They measure how the rules and the model generalise to cases nobody tuned on, the way
+tests/unit/verify/plain_cases.jsonl cannot (every rule there was written against its cases).
+
+Protocol: never tune on a set here. A case one checker gets wrong is fixed, if at all, by writing a
+*new* case of its kind into plain_cases.jsonl and working against that; the set here stays as it was
+and is re-measured. A set whose failures have driven a change is spent: write the next set in a new
+file and say so in docs/benchmarks.md.
+
+    OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
+
+Prints, per checker (shipped default thresholds): balanced accuracy, unsupported claims called
+supported, faithful claims not supported, and each wrong case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from citebound.verify import verify_answer
+from citebound.verify.checkers import make_checker
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_CASES = HERE / "data" / "unseen_cases" / "cases.jsonl"
+
+
+def run(cases: list[dict], checker: str) -> dict:
+    chk = make_checker(checker)
+    wrong, n_sup, n_uns, ok_sup, ok_uns = [], 0, 0, 0, 0
+    for case in cases:
+        report = verify_answer(f"{case['claim']} [S1]", {"S1": case["source"]}, checker=chk)
+        claim = report.claims[0]
+        said = claim.label == "supported"
+        gold = case["gold"] == "supported"
+        if gold:
+            n_sup += 1
+            ok_sup += said
+        else:
+            n_uns += 1
+            ok_uns += not said
+        if said != gold:
+            wrong.append({"id": case["id"], "kind": case["kind"], "gold": case["gold"], "label": claim.label,
+                          "score": round(claim.score, 3), "claim": case["claim"], "reason": claim.reason})
+    return {"checker": checker, "threshold": chk.threshold, "cases": len(cases),
+            "balanced_accuracy": round((ok_sup / n_sup + ok_uns / n_uns) / 2, 3),
+            "unsupported_called_supported": n_uns - ok_uns, "unsupported": n_uns,
+            "faithful_not_supported": n_sup - ok_sup, "faithful": n_sup, "wrong": wrong}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("--checkers", default="deterministic,full")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    cases = [json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
+    results = [run(cases, name) for name in args.checkers.split(",")]
+    for r in results:
+        print(f"{r['checker']} (threshold {r['threshold']:g}): balanced accuracy {r['balanced_accuracy']:.3f} on "
+              f"{r['cases']} · unsupported called supported {r['unsupported_called_supported']}/{r['unsupported']} · "
+              f"faithful not supported {r['faithful_not_supported']}/{r['faithful']}")
+        for w in r["wrong"]:
+            print(f"   {w['id']} [{w['kind']}] gold {w['gold']}, said {w['label']} ({w['score']}): {w['claim']}")
+    if args.out:
+        args.out.write_text(json.dumps({"cases": str(args.cases), "results": results}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
