@@ -117,11 +117,17 @@ def _comparative(toks: list[str], than: int) -> tuple[int, str, int, int] | None
     return None
 
 
+# A capital letter after a word names something ("line A", "plan B", "vitamin C"): read as a word of its
+# own, not as the article "a" (a stop word), so "Line A is longer than line B" has two sides
+_LABEL = re.compile(r"(?<=[^\W\d_] )([A-Z])\b")
+_UNLABEL = re.compile(r"\blabel([a-z])\b")
+
+
 def comparisons(text: str) -> list[Comparison]:
     """The `… COMPARATIVE … than …` comparisons of `text` this rule can read."""
     if not _HAS_THAN.search(text):
         return []
-    toks = clause_tokens(text)
+    toks = clause_tokens(_LABEL.sub(r"label\1", text))
     found = []
     for than, tok in enumerate(toks):
         if tok != "than":
@@ -144,8 +150,8 @@ def comparisons(text: str) -> list[Comparison]:
         left = {stem(t) for t in toks[start:k] + toks[phrase_end:than] if _content(t)}
         right = {stem(t) if _content(t) else t for t in right_toks if _content(t) or _is_number(t)}
         shared = left & right
-        found.append(Comparison(dim, sign, frozenset(left - shared), frozenset(right - shared),
-                                " ".join(toks[k:end])))  # fmt: skip
+        phrase = _UNLABEL.sub(lambda m: m.group(1).upper(), " ".join(toks[k:end]))
+        found.append(Comparison(dim, sign, frozenset(left - shared), frozenset(right - shared), phrase))
     return found
 
 

@@ -17,6 +17,9 @@ TURNED_AROUND = [
     ("Plan A is cheaper than plan B.", "Plan A is more expensive than plan B."),
     ("Delivery takes more than 3 days.", "Delivery takes less than 3 days."),
     ("Lisbon is hotter than Oslo in July.", "Oslo is hotter than Lisbon in July."),  # an -er word not in the table
+    # a capital letter names a side (2026-12-01: "A" was read as the article, both checkers supported it)
+    ("Line A is longer than line B.", "Line B is longer than line A."),
+    ("Vitamin C is cheaper than vitamin D.", "Vitamin D is cheaper than vitamin C."),
 ]
 LEFT_ALONE = [
     ("The old train is slower than the new one.", "The new train is faster than the old one."),  # restated
@@ -29,6 +32,8 @@ LEFT_ALONE = [
     ("It was more than 3 million years ago.", "CO2 was below 300 ppm less than 20 million years ago."),
     ("Women live longer than men.", "Men live longer than women in this cohort, but women live longer than men overall."),
     ("Users other than admins can read it.", "Admins other than users can read it."),  # "other than" compares nothing
+    ("Line B is shorter than line A.", "Line A is longer than line B."),  # restated from the other side
+    ("A train is faster than a bus.", "A train is faster than a bus in the city."),  # "A" the article
 ]
 
 
@@ -47,7 +52,8 @@ def test_a_restatement_or_an_unrelated_comparison_is_no_conflict(claim, source):
 def test_it_reads_direction_dimension_and_sides():
     (c,) = comparisons("Plan A has fewer features than plan B.")
     assert (c.dimension, c.direction) == ("featur", -1)
-    assert c.right == {"b"} and c.left == set()  # "plan" is on both sides: it tells the sides nothing
+    # "plan" is on both sides: it tells the sides nothing; the capital letters name them ("A" is no article)
+    assert c.right == {"labelb"} and c.left == {"labela"}
     assert comparisons("No comparison here.") == []
 
 
