@@ -469,6 +469,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         all_claim_words = claim_words(claim, word_stem) if claimed_change else frozenset()
         claimed_qualifier = qualifier_after(claim, mention.end, word_stem) if mention.kind != "year" else None
         claimed_verb = word_before(claim, mention.start) if mention.kind != "year" else None
+        claim_stems = claim_words(claim, word_stem) if claimed_verb else frozenset()
         failures: list[tuple[int, str]] = []
         passed: list[int] = []
         for i in candidates:
@@ -528,11 +529,12 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                                     f"number {claimed_qualifier[2]!r}"))  # fmt: skip
                 continue
             if claimed_verb and others and (got_verb := word_before(source, found.start)) \
-                    and word_stem(got_verb) != word_stem(claimed_verb) and any(
+                    and word_stem(got_verb) not in claim_stems and any(
                         (v := word_before(source, mentions[k].start)) and word_stem(v) == word_stem(claimed_verb)
                         for k in others):  # fmt: skip
                 # "included 500 patients" is not stated by "screened 500 patients and included 320": the
-                # value belongs to another verb, and the claim's verb has its own number
+                # value belongs to another verb, and the claim's verb has its own number (a word of the
+                # claim's own before the value is no other verb: "its battery 60 grams")
                 failures.append((0, f"{describe(mention)} only as {got_verb + ' ' + found.text!r}, and another "
                                     f"number as {claimed_verb!r}"))  # fmt: skip
                 continue

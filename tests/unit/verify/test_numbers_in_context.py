@@ -106,6 +106,7 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("The study included 320 of 500 screened patients.", "Of 500 patients screened, the study included 320."),
         ("The trial enrolled 500 patients.", "The trial enrolled 500 patients in 2019 and enrolled 300 more in 2020."),
         ("The firm employs 200 people.", "The firm employs 200 people and hired 20 last year."),
+        ("The battery weighs 60 grams.", "The phone weighs 450 grams and its battery 60 grams."),  # no other verb
         ("Revenue grew 12% in 2023.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 8% in 2022.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 12% in 2022.", "In 2022, revenue grew 12% in the first half."),
