@@ -30,6 +30,7 @@ import re
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 from citebound.verify.checks.scope import restating_clauses
 
 _EXCEPT = re.compile(
@@ -38,15 +39,14 @@ _EXCEPT = re.compile(
 )
 _PHRASE_END = re.compile(r"[,.;:!?()\[\]]|\s(?:and|or)\s+(?:is|are|was|were|can|will|may|must|has|have)\b")
 _CLAUSE_START = re.compile(r"[;:]")
-_NEGATIONS = frozenset("not no never nothing nobody none nowhere neither nor cannot without".split())
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NEGATIONS}
+    return {stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in CLAUSE_NEGATIONS}
 
 
 def _negated(text: str) -> bool:
-    return any(t in _NEGATIONS or is_contracted_negation(t) for t in tokens(text))
+    return any(t in CLAUSE_NEGATIONS or is_contracted_negation(t) for t in tokens(text))
 
 
 def _exceptions(evidence: str):

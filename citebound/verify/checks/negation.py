@@ -44,6 +44,9 @@ from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "nobody", "nothing", "nowhere"})
+# The words that make a clause negative, as written (contractions such as "isn't" are `is_contracted_negation`'s):
+# the one list the rules that leave a negated claim alone read (exceptions, scope, roles, plans)
+CLAUSE_NEGATIONS = NEGATIONS | {"cannot"}
 NEGATION_FACTOR = 0.5
 
 # Cues of the hard rule (a narrower set: "without", "nothing" and "none" too often negate nothing a

@@ -28,6 +28,7 @@ import re
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 
 # said of what is to come, as a predicate ("is planned", "plans to"; not "scheduled flights", "upcoming concerts")
 _PLAN = re.compile(
@@ -47,7 +48,6 @@ _MODALS = frozenset({"will", "would", "may", "might", "could", "should", "shall"
 _PLANNING = frozenset(stem(w) for w in ("expect", "plan", "intend", "schedule", "propose", "aim", "hope", "forecast",
                                         "predict", "anticipate", "future", "upcoming"))
 _NOW = frozenset({"now", "currently", "already", "today", "presently"})
-_NEGATIONS = frozenset({"not", "no", "never", "nobody", "nothing", "none", "nowhere", "neither", "nor", "cannot"})
 # the window's parts: sentences, cut at semicolons, commas and "and" / "but" ("carries 40,000 vehicles a
 # day and is expected to carry more next year": the fact and the plan are two parts)
 _CLAUSES = re.compile(r"(?:(?!\s(?:and|but)\s)[^.;!?,])+", re.IGNORECASE)
@@ -63,7 +63,7 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
     if not _PLAN.search(evidence) or _PLAN.search(claim) or _WHEN.search(claim):
         return []
     c_toks = tokens(claim)
-    if any(t in _MODALS or t in _NEGATIONS or is_contracted_negation(t) or stem(t) in _PLANNING for t in c_toks):
+    if any(t in _MODALS or t in CLAUSE_NEGATIONS or is_contracted_negation(t) or stem(t) in _PLANNING for t in c_toks):
         return []
     claimed = _stems(claim)
     clauses = [(m.group(0), _stems(m.group(0)), bool(_PLAN.search(m.group(0)))) for m in _CLAUSES.finditer(evidence)]

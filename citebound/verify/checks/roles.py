@@ -32,12 +32,12 @@ import re
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[.;:,!?()]")
 _CLAUSE_END = frozenset(".;:!?()")
 _JOIN = frozenset({"and", "or", ","})
 _PLACE_PREPS = frozenset({"in", "at"})
-_NEGATIONS = frozenset({"not", "no", "never", "nobody", "nothing", "none", "nowhere", "neither", "nor", "cannot"})
 _PLACE_REACH = 5  # tokens after the verb a "where" name may start at ("founded in 1990 in Berlin")
 
 
@@ -58,12 +58,12 @@ def _is_name(tok: str) -> bool:
     "January")."""
     low = tok.casefold()
     return (len(tok) > 1 and tok[:1].isupper() and tok[1:].islower() and low not in STOP_WORDS
-            and low not in _NEGATIONS and low not in _CALENDAR)  # fmt: skip
+            and low not in CLAUSE_NEGATIONS and low not in _CALENDAR)  # fmt: skip
 
 
 def _is_verb(tok: str) -> bool:
     """A lower-case content word: what a name before it does, or what happened in a place after it."""
-    return tok[:1].islower() and tok.isalpha() and tok not in STOP_WORDS and tok not in _NEGATIONS
+    return tok[:1].islower() and tok.isalpha() and tok not in STOP_WORDS and tok not in CLAUSE_NEGATIONS
 
 
 def _is_past(tok: str) -> bool:
@@ -164,7 +164,7 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
     c_toks = _TOKEN.findall(claim)
     if not any(_is_name(t) for t in c_toks[1:]) and not (c_toks and _is_name(c_toks[0])):
         return []
-    if any(t.casefold() in _NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
+    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
         return []
     claimed = [r for c in _clauses(claim) for r in _roles(c)]
     if not claimed:

@@ -26,13 +26,13 @@ import re
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 
 _UNIVERSAL = frozenset({"all", "every", "each", "any"})
 _AFTER = re.compile(r"\s+(?:over|above|under|below|exceeding|more\s+than|less\s+than|fewer\s+than|at\s+least|"
                     r"at\s+most|up\s+to|from|within)\b", re.IGNORECASE)
 _BEFORE = frozenset({"some", "most", "certain", "selected", "eligible", "qualifying", "many", "few"})
 _JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)", re.IGNORECASE)
-_NEGATIONS = frozenset("not no never nothing none nowhere neither nor cannot without".split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -53,7 +53,7 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     c_toks = tokens(claim)
     if not (_UNIVERSAL.intersection(c_toks) or "only" in c_toks):
         return []  # nothing to widen or narrow: the window need not be read (the cascade asks every claim)
-    if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
+    if any(t in CLAUSE_NEGATIONS or is_contracted_negation(t) for t in c_toks):
         return []
     w_toks = tokens(evidence)
     claimed = _content(c_toks)
