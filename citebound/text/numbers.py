@@ -493,6 +493,32 @@ _UNIT_SPELLINGS = {
 UNITS_OF: dict[str, str] = {word: name for name, words in _UNIT_SPELLINGS.items() for word in words.split()}
 
 
+# Units one converts into another exactly: unit -> (what it measures, its size in that measure's base
+# unit). "2 kg" states what "2,000 grams" states; months and years (of varying length), bytes (1000 or
+# 1024) and imperial units are left out.
+CONVERSIONS: dict[str, tuple[str, Fraction]] = {
+    "microgram": ("mass", Fraction(1, 10**6)), "milligram": ("mass", Fraction(1, 1000)), "gram": ("mass", Fraction(1)),
+    "kilogram": ("mass", Fraction(1000)), "tonne": ("mass", Fraction(10**6)),
+    "nanometre": ("length", Fraction(1, 10**9)), "micrometre": ("length", Fraction(1, 10**6)),
+    "millimetre": ("length", Fraction(1, 1000)), "centimetre": ("length", Fraction(1, 100)),
+    "metre": ("length", Fraction(1)), "kilometre": ("length", Fraction(1000)),
+    "millilitre": ("volume", Fraction(1, 1000)), "litre": ("volume", Fraction(1)),
+    "millisecond": ("time", Fraction(1, 1000)), "second": ("time", Fraction(1)), "minute": ("time", Fraction(60)),
+    "hour": ("time", Fraction(3600)), "day": ("time", Fraction(86400)), "week": ("time", Fraction(604800)),
+    "watt": ("power", Fraction(1)), "kilowatt": ("power", Fraction(1000)), "megawatt": ("power", Fraction(10**6)),
+    "gigawatt": ("power", Fraction(10**9)),
+}  # fmt: skip
+
+
+def in_base_unit(value: Number, unit: str) -> tuple[str, Fraction] | None:
+    """(measure, exact size in its base unit) of `value` `unit` ("2", kilogram -> ("mass", 2000)); None
+    when the unit does not convert (see CONVERSIONS)."""
+    if unit not in CONVERSIONS:
+        return None
+    measure, factor = CONVERSIONS[unit]
+    return measure, Fraction(value) * factor
+
+
 def unit_of(word: str) -> str | None:
     """The unit a word (or symbol) names, any spelling (`metres`, `meters`, `m` -> "metre"), else None."""
     return UNITS_OF.get(word.casefold().replace("’", "'"))
@@ -529,5 +555,5 @@ def number_values(text: str) -> tuple[Number, ...]:
     return tuple(v for n in extract_numbers(text) for v in n.values)
 
 
-__all__ = ["UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "mention_units", "number_keys",
-           "number_values", "source_numbers", "strip_citation_markers", "unit_of"]  # fmt: skip
+__all__ = ["CONVERSIONS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "mention_units", "number_keys",
+           "in_base_unit", "number_values", "source_numbers", "strip_citation_markers", "unit_of"]  # fmt: skip

@@ -40,7 +40,7 @@ from citebound.text.tokenize import (
     tokens,
     tokens_in_spans,
 )
-from citebound.verify.checks.numbers import NumberProblem, number_problems
+from citebound.verify.checks.numbers import NumberProblem, convertible, number_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +173,7 @@ class SourceProfile:
         words only when a claim number's value occurs in the source at all."""
         if not stated or not self.number_keys.intersection(k for n in stated for k in n.keys) and not any(
             n.hedge for n in stated
-        ):
+        ) and not convertible(claim, stated):
             return number_problems(claim, stated, self.text, (), (), ())  # every value absent: no context needed
         spans = self.clauses
         if spans == self.sentences:  # no semicolon: the sentence words may be read already

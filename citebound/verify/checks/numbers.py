@@ -42,7 +42,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
-from citebound.text.numbers import _NUMBER_WORDS, Number, NumberMention, canonical, mention_units, unit_of
+from citebound.text.numbers import (
+    _NUMBER_WORDS,
+    Number,
+    NumberMention,
+    canonical,
+    in_base_unit,
+    mention_units,
+    unit_of,
+)
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
@@ -457,10 +465,12 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         keys = mention.keys
         candidates = [i for i, s in enumerate(mentions)
                       if keys & source_keys[i] or (mention.hedge and _hedged_match(mention, s.values))]  # fmt: skip
+        wanted = claim_attached(claim, mention, stated)
+        converted = frozenset() if candidates else _converted(claim, mention, wanted, source, mentions, attached, word_stem)
+        candidates = candidates or sorted(converted)
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
-        wanted = claim_attached(claim, mention, stated)
         # the claim's words around the number: those of its own sentence (a summary states many facts)
         c_start, c_end = next(((a, b) for a, b in claim_sentences if a <= mention.start < b), (0, len(claim)))
         run = frozenset(map(word_stem, wanted.words))
@@ -485,7 +495,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             # claim's unit and gives it to no other number ("a rise of 8.3 (inches)" passes, "400 IU
             # ... 200 mg" does not for 400 mg); a noun fails when the sentence names it, but not next
             # to this number ("330 paintings and 12 sculptures" for 12 paintings)
-            if wanted.units and not wanted.units & got.units and (
+            if wanted.units and not wanted.units & got.units and i not in converted and (
                 got.units
                 or not any(word_stem(u) in words for u in wanted.units)  # type: ignore[operator]
                 or any(wanted.units & attached(k).units for k in range(len(mentions))
@@ -596,6 +606,31 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         kind = {0: "unit" if wanted.units else "noun", 1: "sentence", 2: "year", 3: "rival"}[rank]
         problems.append(NumberProblem(mention, kind, detail))
     return problems
+
+
+def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
+    """Whether a claim number is stated with a unit another unit can state ("2 kg": "2,000 grams")."""
+    return any(not m.hedge and any(in_base_unit(1, u) for u in claim_attached(claim, m, stated).units) for m in stated)
+
+
+def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],
+               attached, word_stem) -> frozenset[int]:  # fmt: skip
+    """The source numbers that state the claim's amount in another unit of the same measure ("2 kg" in "2,000
+    grams", "90 minutes" in "1.5 hours"): exact metric and time conversions only (text.numbers.CONVERSIONS).
+    Where the claim has a verb right before its number ("weighs 2 kg"), the source's must follow the same verb:
+    a converted amount is read more narrowly than the same figure ("2,000 grams heavier" is not a weight)."""
+    claimed = {b for u in wanted.units for v in mention.values if (b := in_base_unit(v, u)) is not None}
+    if not claimed or mention.hedge:
+        return frozenset()
+    verb = word_before(claim, mention.start)
+    found = set()
+    for k, other in enumerate(mentions):
+        if verb and word_stem(word_before(source, other.start) or "") != word_stem(verb):
+            continue
+        units = attached(k).units
+        if any(in_base_unit(v, u) in claimed for u in units for v in other.values):
+            found.add(k)
+    return frozenset(found)
 
 
 def _rival(source: str, mention: NumberMention, wanted: Attached, context: frozenset[str], passed: list[int],

@@ -347,3 +347,23 @@ def test_how_often_is_a_count(claim, source, ok):
     assert (v.stage != "numbers") == ok, v.reason
     if not ok:
         assert "does not state the number" in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, ok",
+    [
+        # 2026-12-01, found by a blind check: the numbers stage blocked "2 kg" against "2,000 grams"
+        ("The package weighs 2 kg.", "The package weighs 2,000 grams.", True),
+        ("The meeting lasts 90 minutes.", "The meeting lasts 1.5 hours.", True),
+        ("The trail is 2.5 km long.", "The trail is 2,500 metres long.", True),
+        ("The bottle holds 500 ml.", "The bottle holds 0.5 litres.", True),
+        ("The package weighs 2 kg.", "The package weighs 200 grams.", False),
+        ("The meeting lasts 90 minutes.", "The meeting lasts 2 hours.", False),
+        # a converted amount after another verb is not the claim's ("2,000 grams heavier" is no weight)
+        ("The package weighs 2 kg.", "The box is 2,000 grams heavier than the package, which weighs 500 grams.", False),
+        ("The contract runs 2 months.", "The contract runs 60 days.", False),  # months vary: no conversion
+    ],
+)  # fmt: skip
+def test_an_amount_in_another_unit_of_the_same_measure_is_stated(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") == ok, v.reason
