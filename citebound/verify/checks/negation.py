@@ -13,7 +13,8 @@ its source is in the source. Two rules:
   negates the first content word after it, within its clause (adverbs in -ly between are included:
   "not significantly reduce" negates `reduce`; through a word such as `possible` or `able` it reaches
   the verb after its "to": "not possible to return" negates `possible` and `return`, "not permitted
-  indoors" only `permitted`; what the negated word takes, to the clause's end, is read as neither
+  indoors" only `permitted`, and what is not permitted ("Smoking is not permitted") is neither stated
+  nor negated; what the negated word takes, to the clause's end, is read as neither
   negated nor stated: "did not reach significance" does not state "significance"; "nowhere near on track"
   negates `track`; quotation marks do not end the scope: `not "a primary contributor"`). Partial
   negations ("not only", "not always", "not necessarily", "not solely", "not entirely"), comparisons
@@ -198,6 +199,13 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                             k += 1
                         in_scope.update(range(j + 1, k))
                         break
+                    if word in _CARRIERS and toks[j + 1 : j + 2] != ["to"]:
+                        # "Smoking is not permitted": what is not permitted (the clause before the cue) is
+                        # neither stated nor negated, so "No visitor may smoke" / "may not smoke" restate it
+                        k = i - 1
+                        while k >= 0 and _in_clause(toks[k]):
+                            in_scope.add(k)
+                            k -= 1
                     if word not in _CARRIERS or toks[j + 1 : j + 2] != ["to"]:
                         # what a negated verb takes is not stated either ("did not reach significance"
                         # does not state "significance"): read it as neither, to the clause's end

@@ -142,6 +142,7 @@ def test_units_written_several_ways_are_one_unit():
         ('Carbon dioxide is a primary contributor.', 'Carbon dioxide is not "a primary contributor".'),
         ("No employee may work overtime.", "Employees may work overtime with a manager's approval."),
         ("Employees may work overtime.", "No employee may work overtime."),
+        ("Smoking is permitted on the premises.", "Smoking is not permitted on the premises."),
     ],
 )  # fmt: skip
 def test_a_negation_mismatch_is_unsupported_for_the_deterministic_and_full_checkers(claim, source, full):
@@ -198,6 +199,9 @@ def test_the_reason_names_the_negation_and_the_word():
         ("No employee may work more than 48 hours.", "Employees may not work more than 48 hours."),
         ("Employees may not work more than 48 hours.", "No employee may work more than 48 hours."),
         ("No visitor can enter after 6 pm.", "Visitors cannot enter after 6 pm."),
+        # what is not permitted is neither stated nor negated (2026-12-01: the first blocked on 'smoke')
+        ("No visitor may smoke on the premises.", "Smoking is not permitted anywhere on the premises."),
+        ("Visitors may not smoke on the premises.", "Smoking is not permitted anywhere on the premises."),
     ],
 )  # fmt: skip
 def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(claim, source):
@@ -215,7 +219,8 @@ def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(cl
         ("The waters do not sink as readily.", set(), {"water"}, {"sink"}),
         ("The plan is nowhere near on track.", {"track"}, {"plan"}, set()),
         ("No full-time employee may work overtime.", {"work"}, set(), {"employe", "overtim"}),
-        ("No refunds are given.", {"refund"}, set(), set()),
+        ("No refunds are given.", {"refund"}, set(), set()),  # an auxiliary is no modal: tried, dev fell
+        ("Smoking is not permitted on the premises.", {"permit"}, set(), {"smoke", "premis"}),
     ],
 )  # fmt: skip
 def test_what_a_negation_reaches_is_negated_and_what_it_weakens_is_neither(text, negated, plain, neither):
