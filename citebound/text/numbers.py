@@ -3,7 +3,7 @@
 `five` = `5`; `4 990` = `4,990` = `4 990` (no-break space) = `4990`; `30 %` = `thirty percent` =
 `30 per cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`;
 `the 1990s` = `1990`; how often is a count: `twice a day` = `two times a day` = 2, and a source's `daily` or
-`every day` is also 1 (`once a day`). Each mention carries one or more *keys* (canonical strings); two mentions state the
+`every day` is also 1 (`once a day`); `an hour and a half` is 1.5 hours, `half a day` 0.5 days. Each mention carries one or more *keys* (canonical strings); two mentions state the
 same number when their keys overlap. A mention has several keys only when its reading is ambiguous
 (`5m` is 5 million or 5 metres; `4.990` is 4.99 or, written the European way, 4990), so the check
 stays lenient rather than raising false alarms.
@@ -188,7 +188,7 @@ class NumberMention:
     start: int
     end: int
     values: tuple[Number, ...]
-    kind: str = "number"  # number | percent | ordinal | currency | year
+    kind: str = "number"  # number | percent | ordinal | currency | year | time | measure ("an hour and a half")
     hedge: str = ""  # "" | "approx" | "at_least" | "at_most"
     keys: frozenset[str] = field(init=False, repr=False, compare=False)  # canonical(v) of each reading
 
@@ -431,6 +431,7 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
         mentions += _spaced_mentions(unmarked)
     mentions += _word_mentions(clean, ambiguous_words, hedges)
     mentions += _frequency_mentions(clean, ambiguous_words)
+    mentions += _half_mentions(clean)
     mentions.sort(key=lambda n: (n.start, n.end))
     return mentions
 
@@ -443,6 +444,16 @@ _TIMES = re.compile(rf"\b(once|twice|thrice)(?=\s+(?:(?:a|an|per|every|each)\s+{
 # in a source, "daily" and "every day" state once a day ("once a day" restates them)
 _ONCE = re.compile(rf"\b(?:every\s+{_PERIOD}|{_FREQUENCY_ADVERBS})\b", re.IGNORECASE)
 _TIMES_VALUES = {"once": 1, "twice": 2, "thrice": 3}
+
+
+_HALF = re.compile(rf"\b(?:(?:an?|one)\s+({_PERIOD})\s+and\s+a\s+half|half\s+an?\s+({_PERIOD}))\b", re.IGNORECASE)
+
+
+def _half_mentions(text: str) -> list[NumberMention]:
+    """"an hour and a half" is 1.5 hours, "half a day" 0.5 days (kind "measure": the unit is in its text),
+    so that "90 minutes" restates it (checks/numbers.py converts units of one measure)."""
+    return [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
+                          "measure") for m in _HALF.finditer(text)]  # fmt: skip
 
 
 def _frequency_mentions(text: str, lenient: bool) -> list[NumberMention]:
@@ -530,6 +541,8 @@ def mention_units(mention: NumberMention) -> frozenset[str]:
     found = set()
     if mention.kind == "percent":
         found.add("percent")
+    if mention.kind == "measure":  # "an hour and a half": the unit is a word of the mention
+        found.update(u for w in mention.text.split() if (u := unit_of(w)) is not None)
     head = mention.text[:1]
     if head in "$€£¥₹" and head:
         found.add(UNITS_OF[head])

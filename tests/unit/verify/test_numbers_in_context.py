@@ -356,6 +356,11 @@ def test_a_change_by_an_amount_must_be_the_change_of_the_same_thing(claim, sourc
         # a converted amount after another verb is not the claim's ("2,000 grams heavier" is no weight)
         ("The package weighs 2 kg.", "The box is 2,000 grams heavier than the package, which weighs 500 grams.", False),
         ("The contract runs 2 months.", "The contract runs 60 days.", False),  # months vary: no conversion
+        ("The meeting lasts 90 minutes.", "The meeting lasts an hour and a half.", True),
+        ("The break lasts 30 minutes.", "The break lasts half an hour.", True),
+        ("The trip takes half a day.", "The trip takes 12 hours.", True),
+        ("The meeting lasts 60 minutes.", "The meeting lasts an hour and a half.", False),
+        ("Half the staff work remotely.", "Half the staff work remotely on Fridays.", True),  # no unit: no measure
     ],
 )  # fmt: skip
 def test_how_often_is_a_count_and_a_unit_converts_to_its_measure(claim, source, ok):
