@@ -444,6 +444,7 @@ _TIMES = re.compile(rf"\b(once|twice|thrice)(?=\s+(?:(?:a|an|per|every|each)\s+{
 # in a source, "daily" and "every day" state once a day ("once a day" restates them)
 _ONCE = re.compile(rf"\b(?:every\s+{_PERIOD}|{_FREQUENCY_ADVERBS})\b", re.IGNORECASE)
 _TIMES_VALUES = {"once": 1, "twice": 2, "thrice": 3}
+_ONCE_WORDS = ("every", "hourly", "daily", "nightly", "weekly", "monthly", "quarterly", "yearly", "annually")
 
 
 _HALF = re.compile(rf"\b(?:(?:an?|one)\s+({_PERIOD})\s+and\s+a\s+half|half\s+an?\s+({_PERIOD}))\b", re.IGNORECASE)
@@ -452,6 +453,8 @@ _HALF = re.compile(rf"\b(?:(?:an?|one)\s+({_PERIOD})\s+and\s+a\s+half|half\s+an?
 def _half_mentions(text: str) -> list[NumberMention]:
     """"an hour and a half" is 1.5 hours, "half a day" 0.5 days (kind "measure": the unit is in its text),
     so that "90 minutes" restates it (checks/numbers.py converts units of one measure)."""
+    if "half" not in text and "Half" not in text and "HALF" not in text:
+        return []
     return [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
                           "measure") for m in _HALF.finditer(text)]  # fmt: skip
 
@@ -459,9 +462,10 @@ def _half_mentions(text: str) -> list[NumberMention]:
 def _frequency_mentions(text: str, lenient: bool) -> list[NumberMention]:
     """How often, as a count: "twice a day" is 2 (claims and sources); in a source read leniently
     (`lenient`), "daily" / "every day" (not after "twice") is 1 too."""
+    low = text.lower()  # the patterns are slow to scan for: look for their words first
     out = [NumberMention(m.group(0), m.start(), m.end(), (_TIMES_VALUES[m.group(1).lower()],), "number")
-           for m in _TIMES.finditer(text)]  # fmt: skip
-    if lenient:
+           for m in _TIMES.finditer(text)] if "twice" in low or "once" in low or "thrice" in low else []  # fmt: skip
+    if lenient and any(w in low for w in _ONCE_WORDS):
         taken = {m.end for m in out}
         for m in _ONCE.finditer(text):
             if not any(0 <= m.start() - end <= 1 for end in taken):

@@ -167,6 +167,8 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
     if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
         return []
     claimed = [r for c in _clauses(claim) for r in _roles(c)]
+    low = evidence.lower()
+    claimed = [r for r in claimed if r[1][:-1] in low]  # the window may state the verb (a stem less its last letter)
     if not claimed:
         return []
     clauses = _clauses(evidence)
