@@ -18,7 +18,12 @@ the same error as a wrong number. A source mention of the value counts for a cla
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
    after it, or before it when none follow; never past another number). "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
-   number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only;
+   number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only. The
+   same amount in another unit of the same measure counts ("2 kg" in "2,000 grams": exact metric and
+   time conversions, after the claim's verb when the claim has one right before its number). A value
+   said of another thing does not count when the sentence gives the claim's thing another number: by
+   the phrase after it ("9 am on weekdays and 11 am on Sundays" for 9 am on Sundays; on / for / during
+   / in) or the verb right before it ("screened 500 patients and included 320" for 500 included);
 2. **sentence**: the source sentence holding the value shares at least one content word of the claim
    besides the number's own unit or noun ("Refunds ... within 90 business days" is not found in
    "Shipping takes 90 business days.");
@@ -28,7 +33,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    "Mortality was reduced by 30 %", or the claim's thing is in the source's clause);
 3. **year**: when the claim dates its number (`12 % in 2019`) and the source sentence dates that
    mention with a year, the nearest such year is one of the claim's ("12 % in 2018 and 5 % in 2019"
-   does not state 12 % in 2019).
+   does not state 12 % in 2019); a year right after the value is its year ("8 % in 2022 and 12 % in
+   2023" does not state 12 % in 2022).
 
 The verdict names what failed: "S1 states 90 only as '90 minutes', not with 'business days'".
 """
