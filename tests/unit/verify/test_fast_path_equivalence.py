@@ -61,10 +61,10 @@ WORD_VALUES = {w: canonical(v) for w, v in {**UNITS, **TENS, **ORDINALS}.items()
 
 
 def word_of(tok: str) -> str:
-    """The word a token counts as: a contracted negation or "never" is "not" (also with a clitic after
-    the n't, "isn't's"), a unit word its unit's name. Tokens come case-folded with ’ read as '."""
+    """The word a token counts as: a contracted negation, "never" or "no" is "not" (also with a clitic
+    after the n't, "isn't's"), a unit word its unit's name. Tokens come case-folded with ’ read as '."""
     parts = tok.split("'")  # "isn't's" -> isn, t, s: some n-ending part followed by a lone "t"
-    if tok in ("cannot", "never") or any(t == "t" and n.endswith("n") for n, t in pairwise(parts)):
+    if tok in ("cannot", "never", "no") or any(t == "t" and n.endswith("n") for n, t in pairwise(parts)):
         return "not"
     unit = UNITS_OF.get(tok)
     return unit if unit is not None and tok.isalpha() and unit != "percent" else tok
