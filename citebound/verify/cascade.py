@@ -28,7 +28,8 @@ For one claim and each source it cites:
              1932 and opened in 1937") -> unsupported (checks/dates.py); runs with the negation rule.
    role      a name the claim puts where the best evidence window puts another it also names ("Alice
              founded" against "Bob founded ...; Alice joined", "founded in Berlin" against "founded in
-             Munich and moved to Berlin") -> unsupported (checks/roles.py); runs with the negation rule.
+             Munich and moved to Berlin"), or an author the source never names ("written by Dr. Lee")
+             -> unsupported (checks/roles.py); runs with the negation rule.
    plan      the claim states as a fact what the best evidence window only plans or expects ("supports
              Android" against "Android support is planned", "available now" against "will be available
              next year") -> unsupported (checks/plans.py); runs with the negation rule.
@@ -93,7 +94,7 @@ from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations,
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts
-from citebound.verify.checks.roles import role_conflicts
+from citebound.verify.checks.roles import invented_authors, role_conflicts
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
@@ -197,7 +198,7 @@ class Cascade:
                                  ("opposite", swapped_opposites(claim, window, source_states(source))
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window)),
-                                 ("role", role_conflicts(claim, window)),
+                                 ("role", role_conflicts(claim, window) or invented_authors(claim, source)),
                                  ("plan", plan_conflicts(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(

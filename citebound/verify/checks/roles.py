@@ -24,6 +24,13 @@ Munich, in southern Germany", "Bob and Alice") is in the same place; a place goe
 moves to another verb ("in Munich and moved to Berlin"). A negated claim is left alone. The cascade runs
 it with the negation rule; a conflict makes the source `unsupported` (stage `role`) whatever a model
 says.
+
+`invented_authors`, in the same stage: a name the claim gives as who wrote, made or founded something
+("written by Dr. Lee", "designed by Gehry") of which the whole source names no word ("The report was
+published by the health ministry"): the entailment model supported that one (P = 0.58). Only after a
+verb of making or authorship: a wider version ("by NAME", "according to NAME" after any word) fired on
+52 dev claims over whole evidence (3 gold supported: climate_fever claims crediting a study the evidence
+does not name) and lowered the all-dev mean by moving the global threshold; this one fires on none.
 """
 
 from __future__ import annotations
@@ -198,4 +205,28 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
             said = " and ".join(sorted(names))
             out.append(f"the source says {' and '.join(sorted(others))!r} where the claim says {said!r} "
                        f"({'who' if role == 'who' else 'where'} {written!r})")  # fmt: skip
+    return out
+
+
+# "written by Dr. Lee": a verb of making or authorship, then who did it
+_AUTHORED = re.compile(
+    r"\b(?:written|authored|composed|painted|designed|directed|invented|discovered|drafted|edited|produced|"
+    r"sculpted|illustrated|translated|founded|built|developed|created)\s+by\s+"
+    r"((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3})")
+_TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})  # not names
+
+
+def invented_authors(claim: str, source: str) -> list[str]:
+    """Each name the claim gives as who wrote, made or founded something ("written by Dr. Lee",
+    "designed by Gehry") of which the whole source names no word: an invented author. A name is
+    capitalised words (no acronyms); a negated claim is left alone."""
+    if " by " not in claim:
+        return []
+    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in _TOKEN.findall(claim)):
+        return []
+    out = []
+    for m in _AUTHORED.finditer(claim):
+        names = [w for w in re.findall(r"[A-Z][a-z]+", m.group(1)) if w not in _TITLES and _is_name(w)]
+        if names and not any(re.search(rf"\b{re.escape(n)}\b", source) for n in names):
+            out.append(f"the claim says it was {m.group(0)!r}; the source never names {' '.join(names)!r}")
     return out

@@ -99,7 +99,6 @@ KNOWN_MISSES = {
         "para-eu-shipping": "the model scores 'free' against 'costs nothing' P = 0.25",
         "scope-all-restriction-elsewhere": "the model scores 'All students receive a laptop' P = 0.20 (no rule blocks it)",
         "blind-num-battery-weight": "the model scores 'The battery weighs 450 grams' P = 0.95 (no rule reads an elided verb)",
-        "blind-inv-author": "an invented author: the model scores 'written by Dr. Lee' against 'published by the ministry' P = 0.58",
         "blind-unit-minutes-hours": "no rule blocks it (an hour and a half = 90 minutes); the model scores it P = 0.16",
     },
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.roles import role_conflicts
+from citebound.verify.checks.roles import invented_authors, role_conflicts
 
 
 @pytest.mark.parametrize(
@@ -20,13 +20,16 @@ from citebound.verify.checks.roles import role_conflicts
         ("The company was founded in Berlin.", "The company was founded in Munich and moved to Berlin in 2015.",
          "'Munich'"),
         ("Mozart was born in Vienna.", "Mozart was born in Salzburg and died in Vienna.", "'Salzburg'"),
+        # an author the source never names (2026-12-01, a blind-check case: `full` supported it, P = 0.58)
+        ("The report was written by Dr. Lee.", "The report was published by the health ministry in 2020.", None),
+        ("The bridge was built by Roman engineers.", "The bridge dates from the 2nd century.", None),
     ],
 )  # fmt: skip
-def test_a_name_put_where_the_source_puts_another_is_unsupported(claim, source, said):
-    assert role_conflicts(claim, source)
+def test_a_name_put_where_the_source_puts_another_or_never_names_is_unsupported(claim, source, said):
+    assert role_conflicts(claim, source) if said else invented_authors(claim, source)
     v = Cascade().check_pair(claim, source)
     assert (v.label, v.stage) == ("unsupported", "role"), v.reason
-    assert f"the source says {said}" in v.reason
+    assert f"the source says {said}" in v.reason if said else "the source never names" in v.reason
 
 
 @pytest.mark.parametrize(
@@ -51,8 +54,15 @@ def test_a_name_put_where_the_source_puts_another_is_unsupported(claim, source, 
         ("Smith died in Blackville.", "Walls died in Newcastle in 1984. Smith died in Blackville in 1957."),
         ("The Pacific island nations are at risk.", "Coral island nations in the Pacific are at risk."),  # no verb
         ("Alice did not found the company.", "Bob founded the company; Alice joined later."),  # negated: left alone
+        ("The museum was designed by Gehry.", "Frank Gehry designed the museum, which opened in 1997."),
+        ("The Hobbit was written by Tolkien.", "The Hobbit was written by J. R. R. Tolkien and published in 1937."),
+        ("The song was written by Lennon.", "The song, credited to Lennon–McCartney, was released in 1965."),
+        ("The study was funded by NIH.", "The study was funded by a federal grant."),  # an acronym: left alone
+        ("The report was not written by Dr. Lee.", "The report was published by the ministry."),  # negated
+        ("The plan was backed by Smith.", "The plan was backed by the council."),  # not a verb of authorship
     ],
 )  # fmt: skip
 def test_faithful_restatements_and_unrelated_names_are_no_conflict(claim, source):
-    assert role_conflicts(claim, source) == []
+    assert role_conflicts(claim, source) == [] and invented_authors(claim, source) == []
     assert Cascade().check_pair(claim, source).stage != "role"
+
