@@ -23,7 +23,9 @@ the same error as a wrong number. A source mention of the value counts for a cla
    time conversions, after the claim's verb when the claim has one right before its number). A value
    said of another thing does not count when the sentence gives the claim's thing another number: by
    the phrase after it ("9 am on weekdays and 11 am on Sundays" for 9 am on Sundays; on / for / during
-   / in) or the verb right before it ("screened 500 patients and included 320" for 500 included);
+   / in), the verb right before it ("screened 500 patients and included 320" for 500 included), or a
+   joined clause with its verb left out ("The phone weighs 450 grams and its battery 60 grams" for the
+   battery's 450 grams);
 2. **sentence**: the source sentence holding the value shares at least one content word of the claim
    besides the number's own unit or noun ("Refunds ... within 90 business days" is not found in
    "Shipping takes 90 business days.");
@@ -486,6 +488,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         claimed_qualifier = qualifier_after(claim, mention.end, word_stem) if mention.kind != "year" else None
         claimed_verb = word_before(claim, mention.start) if mention.kind != "year" else None
         claim_stems = claim_words(claim, word_stem) if claimed_verb else frozenset()
+        # the claim's words before its verb ("The battery weighs 450 grams": battery), for an elided verb
+        claim_subject = (claim_words(claim[c_start : claim.rfind(claimed_verb, c_start, mention.start)], word_stem)
+                         if claimed_verb and wanted.units else frozenset())  # fmt: skip
         failures: list[tuple[int, str]] = []
         passed: list[int] = []
         for i in candidates:
@@ -554,6 +559,13 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 failures.append((0, f"{describe(mention)} only as {got_verb + ' ' + found.text!r}, and another "
                                     f"number as {claimed_verb!r}"))  # fmt: skip
                 continue
+            if claim_subject and (owner := _elided_owner(source, found, mentions, others, attached, wanted, word_stem)) \
+                    and owner & claim_subject and not owner & claim_words(source[s_start:found.start], word_stem):
+                # "The battery weighs 450 grams" is not stated by "The phone weighs 450 grams and its battery 60
+                # grams": the verb left out, the next thing named is given its own value of the same unit
+                failures.append((0, f"{describe(mention)} only as {_quote(source[s_start:_past_unit(source, found.end)].strip())!r}, "
+                                    f"and another number for {' '.join(_claim_words_as_written(claim, owner, word_stem))!r}"))  # fmt: skip
+                continue
             got_change = changed_by(source, found.start) if claimed_change else None
             if claimed_change and got_change and claimed_change[0] not in got_change[1] and claimed_change[0] in words \
                     and got_change[0] not in all_claim_words:  # type: ignore[operator]
@@ -612,6 +624,26 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         kind = {0: "unit" if wanted.units else "noun", 1: "sentence", 2: "year", 3: "rival"}[rank]
         problems.append(NumberProblem(mention, kind, detail))
     return problems
+
+
+# "450 grams and its battery 60 grams": a joined clause whose verb is left out, a thing and its own value
+_ELIDED = re.compile(r"\s*,?\s*(?:and|while|whereas|but)\s+(?:its|the|their|his|her)?\s*((?:[^\W\d_]+\s+){1,2})$")
+
+
+def _elided_owner(source: str, found: NumberMention, mentions: Sequence[NumberMention], others: list[int], attached,
+                  wanted: Attached, word_stem) -> frozenset[str]:  # fmt: skip
+    """The stems of the thing named right before the next number of the same unit when only "and (its)
+    THING" lies between it and the value's unit ("450 grams and its battery 60 grams" -> {batteri})."""
+    end = _past_unit(source, found.end)
+    for k in others:
+        other = mentions[k]
+        if other.start <= end or not attached(k).units & wanted.units:
+            continue
+        m = _ELIDED.match(source, end, other.start)
+        if m is None:
+            return frozenset()
+        return frozenset(word_stem(w) for w in m.group(1).split() if _content(w))
+    return frozenset()
 
 
 def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
