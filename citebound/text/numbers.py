@@ -260,8 +260,8 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
             kind = "ordinal"
         elif suffix[:1] in ("a", "p") and suffix.rstrip(".").endswith("m"):
             kind, values = "time", _clock(value, suffix[0])
-        elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
-            kind = "year"
+        elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100 and m.group("int").isdigit():
+            kind = "year"  # "1932"; "1,500 kg" is no year (a year is written without a separator)
         hedge = _hedge(text, m.start()) if hedges else ""
         found.append(NumberMention(m.group(0), m.start(), m.end(), tuple(values), kind, hedge))
     return found
@@ -281,8 +281,7 @@ def _spaced_mentions(text: str) -> list[NumberMention]:
             kind = "percent"
         elif suffix in _SUFFIX_SCALES:
             value = value * _SUFFIX_SCALES[suffix]
-        elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100:
-            kind = "year"  # as _digit_mentions reads "1,056"
+        # "1, 056" is written with a separator: no year (as _digit_mentions reads "1,056")
         found.append(NumberMention(m.group(0), m.start(), m.end(), (value,), kind))
     return found
 

@@ -72,6 +72,9 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
         ("The battery weighs 450 grams.", "The phone weighs 450 grams and its battery 60 grams.",
          "only as 'The phone weighs 450 grams', and another number for 'battery'"),
         ("Profits rose 5%.", "Sales rose 5% and profits 3%.", "and another number for 'profits'"),
+        ("The car weighs 1,500 kg.", "The truck weighs 1,500 kg and the car 900 kg.", "and another number for 'car'"),
+        ("The trial recruited 1,200 participants.", "The trial screened 1,200 people and recruited 900 participants.",
+         "and another number as 'recruited'"),
     ],
 )  # fmt: skip
 def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_attached_to(claim, source, why, full):
