@@ -16,7 +16,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    claim's unit and gives it to no other number, and where both name a dimension right after the unit
    it is the same one (`330 metres wide` is not found in `330 metres tall`); where the claim names a thing that is no unit
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
-   after it, or before it when none follow; never past another number). "90 business days" is found
+   after it, or before it when none follow; never past another number; or named by an "Of (N) NOUN
+   ...," phrase right before the value: "Of 500 patients screened, 320 were enrolled"). "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
    number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only. The
    same amount in another unit of the same measure counts ("2 kg" in "2,000 grams": exact metric and
@@ -579,7 +580,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 continue
             if not wanted.units and wanted.stems and not wanted.stems & got.stems and any(
                 w in words for w in run  # type: ignore[operator]
-            ):
+            ) and not wanted.stems & _partitive(source, s_start, found.start, word_stem):
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {' '.join(wanted.words)!r}"))
                 continue
             # 2. the sentence is about the claim's subject
@@ -644,6 +645,16 @@ def _elided_owner(source: str, found: NumberMention, mentions: Sequence[NumberMe
             return frozenset()
         return frozenset(word_stem(w) for w in m.group(1).split() if _content(w))
     return frozenset()
+
+
+# "Of 500 patients screened, 320 were enrolled": the value counts what the "of" phrase before it names
+_PARTITIVE = re.compile(r"\b[Oo]f\s+(?:the\s+|these\s+|those\s+)?(?:[\d,.]+\s+)?([^\W\d_]+)[^,;:.]*,\s*$")
+
+
+def _partitive(source: str, start: int, pos: int, word_stem) -> frozenset[str]:
+    """The stem of what an "Of (N) NOUN ...," phrase right before the value at `pos` names, else empty."""
+    m = _PARTITIVE.search(source, max(start, pos - 120), pos)
+    return frozenset({word_stem(m.group(1))}) if m else frozenset()
 
 
 def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:

@@ -116,6 +116,9 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("The battery weighs 60 grams.", "The phone weighs 450 grams and its battery 60 grams."),  # no other verb
         ("The adult ticket costs 10 euros.", "The adult ticket costs 10 euros and the child ticket 5 euros."),
         ("Sales rose 5% in May.", "Sales rose 5% and profits 3% in May."),
+        # what an "Of (N) NOUN ...," phrase names is what the value after it counts (2026-12-01: blocked)
+        ("The study enrolled 320 patients.", "Of 500 patients screened, 320 were enrolled."),
+        ("The study enrolled 320 patients.", "Of the 500 patients, 320 were enrolled in the study."),
         ("Revenue grew 12% in 2023.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 8% in 2022.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 12% in 2022.", "In 2022, revenue grew 12% in the first half."),
