@@ -1,12 +1,12 @@
 """Find the numbers a text states, and normalise them so equal amounts compare equal.
 
-`five` = `5`; `4 990` = `4,990` = `4 990` (no-break space) = `4990`; `30 %` = `thirty percent` =
-`30 per cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`;
-`the 1990s` = `1990`; how often is a count: `twice a day` = `two times a day` = 2, and a source's `daily` or
-`every day` is also 1 (`once a day`); `an hour and a half` is 1.5 hours, `half a day` 0.5 days. Each mention carries one or more *keys* (canonical strings); two mentions state the
-same number when their keys overlap. A mention has several keys only when its reading is ambiguous
-(`5m` is 5 million or 5 metres; `4.990` is 4.99 or, written the European way, 4990), so the check
-stays lenient rather than raising false alarms.
+`five` = `5`; `4 990` = `4,990` = `4 990` (no-break space) = `4990`; `30 %` = `thirty percent` = `30 per
+cent` = `30`; `1.5 million` = `1,500,000`; `2k` = `2000`; `3rd` = `third` = `3`; `$12` = `12`; `the 1990s` =
+`1990`; how often is a count: `twice a day` = `two times a day` = 2, and a source's `daily` or `every day`
+is also 1 (`once a day`); `an hour and a half` is 1.5 hours, `half a day` 0.5 days. Each mention carries one
+or more *keys* (canonical strings); two mentions state the same number when their keys overlap. A mention
+has several keys only when its reading is ambiguous (`5m` is 5 million or 5 metres; `4.990` is 4.99 or,
+written the European way, 4990), so the check stays lenient rather than raising false alarms.
 
 What is deliberately not read as a number: digits glued after letters (`p53`, `H1N1`, `COVID-19`), a
 list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[S2]`), and, when
@@ -571,5 +571,6 @@ def number_values(text: str) -> tuple[Number, ...]:
     return tuple(v for n in extract_numbers(text) for v in n.values)
 
 
-__all__ = ["CONVERSIONS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "mention_units", "number_keys",
-           "in_base_unit", "number_values", "source_numbers", "strip_citation_markers", "unit_of"]  # fmt: skip
+__all__ = ["CONVERSIONS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
+           "mention_units", "number_keys", "number_values", "source_numbers", "strip_citation_markers",
+           "unit_of"]  # fmt: skip

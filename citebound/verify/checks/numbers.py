@@ -475,7 +475,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         candidates = [i for i, s in enumerate(mentions)
                       if keys & source_keys[i] or (mention.hedge and _hedged_match(mention, s.values))]  # fmt: skip
         wanted = claim_attached(claim, mention, stated)
-        converted = frozenset() if candidates else _converted(claim, mention, wanted, source, mentions, attached, word_stem)
+        converted = (frozenset() if candidates
+                     else _converted(claim, mention, wanted, source, mentions, attached, word_stem))  # fmt: skip
         candidates = candidates or sorted(converted)
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
@@ -547,8 +548,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                         and q[1] & claimed_qualifier[1] for k in others):  # fmt: skip
                 # "opens at 9 am on Sundays" is not stated by "9 am on weekdays and 11 am on Sundays": the
                 # source says the value of something else and gives the claim's thing another number
-                failures.append((0, f"{describe(mention)} only as {source[found.start:_past_unit(source, found.end)] + ' ' + got_q[2]!r}, and another "
-                                    f"number {claimed_qualifier[2]!r}"))  # fmt: skip
+                said = source[found.start : _past_unit(source, found.end)] + " " + got_q[2]
+                other_said = claimed_qualifier[2]
+                failures.append((0, f"{describe(mention)} only as {said!r}, and another number {other_said!r}"))
                 continue
             if claimed_verb and others and (got_verb := word_before(source, found.start)) \
                     and word_stem(got_verb) not in claim_stems and any(
@@ -560,12 +562,14 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 failures.append((0, f"{describe(mention)} only as {got_verb + ' ' + found.text!r}, and another "
                                     f"number as {claimed_verb!r}"))  # fmt: skip
                 continue
-            if claim_subject and (owner := _elided_owner(source, found, mentions, others, attached, wanted, word_stem)) \
-                    and owner & claim_subject and not owner & claim_words(source[s_start:found.start], word_stem):
+            owner = (_elided_owner(source, found, mentions, others, attached, wanted, word_stem)
+                     if claim_subject else frozenset())  # fmt: skip
+            if owner & claim_subject and not owner & claim_words(source[s_start:found.start], word_stem):
                 # "The battery weighs 450 grams" is not stated by "The phone weighs 450 grams and its battery 60
                 # grams": the verb left out, the next thing named is given its own value of the same unit
-                failures.append((0, f"{describe(mention)} only as {_quote(source[s_start:_past_unit(source, found.end)].strip())!r}, "
-                                    f"and another number for {' '.join(_claim_words_as_written(claim, owner, word_stem))!r}"))  # fmt: skip
+                said = _quote(source[s_start : _past_unit(source, found.end)].strip())
+                named = " ".join(_claim_words_as_written(claim, owner, word_stem))
+                failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
             got_change = changed_by(source, found.start) if claimed_change else None
             if claimed_change and got_change and claimed_change[0] not in got_change[1] and claimed_change[0] in words \
@@ -596,7 +600,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 if direct in years_in_claim:
                     passed += [j] if j_end == j else [j, j_end]
                     continue
-                failures.append((2, f"{describe(mention)} with the year {direct!r}, not {' or '.join(sorted(years_in_claim))}"))
+                claimed_years = " or ".join(sorted(years_in_claim))
+                failures.append((2, f"{describe(mention)} with the year {direct!r}, not {claimed_years}"))
                 continue
             if years_in_claim and mention.kind != "year":
                 near = sorted((abs(y.start - found.start), k) for k, y in enumerate(mentions)
