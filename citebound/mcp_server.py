@@ -154,7 +154,7 @@ def build_server(kb: str | Path | None = None, *, backend: str = "extractive",
         """Check an answer with inline citation markers ([1], [S1, S2]) against its sources: an object
         {id: text} or a list of texts (cited as [1]..[n]). Returns one verdict per claim (supported, partial,
         unsupported, uncited) with its reason and the span of the supporting source, and the answer's
-        groundedness, citation precision and recall. checker: deterministic (fast, default) or full (model)."""
+        groundedness, citation precision and recall. checker: full (default: rules, then the entailment model) or deterministic (rules only, fast)."""
         return _call(verify_tool, answer, sources, checker)
 
     server._citebound_knowledge = knowledge

@@ -92,7 +92,7 @@ def register(app: typer.Typer) -> None:
                                               "cross-encoder (default: $CITEBOUND_RERANK, else off)."),
         rerank_depth: Optional[int] = typer.Option(None, "--rerank-depth", min=1, help="Candidates the reranker "
                                                    f"rescores (default: $CITEBOUND_RERANK_DEPTH, else {config.RERANK_DEPTH})."),
-        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker: full (the default: rules, then the entailment model) or deterministic (rules only, faster)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Do not write the request to the audit log."),
     ) -> None:
@@ -212,7 +212,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         html: Optional[Path] = typer.Option(None, "--html", help="Also write an HTML report with plots."),
         out: Optional[Path] = typer.Option(None, "--out", help="Write per-question rows (JSON lines) here."),
-        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker (default: the backend's: full for model backends, deterministic for extractive)."),
+        checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker: full (the default: rules, then the entailment model) or deterministic (rules only, faster)."),
         ray: Optional[str] = typer.Option(None, "--ray", help=RAY_HELP),
         workers: Optional[int] = typer.Option(None, "--workers", min=1, help=WORKERS_HELP),
         calibrate_on: Optional[Path] = typer.Option(None, "--calibrate-on", help="A labelled dev split of the same collection: choose the extractive threshold there as `calibrate answers` does, then apply it here."),

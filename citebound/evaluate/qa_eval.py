@@ -49,6 +49,7 @@ from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Lat
 from citebound.metrics import abstention_scores, aurc, pick_threshold, risk_coverage, roc_auc
 from citebound.parallel import Executor, InProcess, release_state, worker_state
 from citebound.retrieval.abstain import THRESHOLD_RULE
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 
 
@@ -202,7 +203,7 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     if threshold is not None:
         described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
     settings = QaSettings(data=str(data), split=data.name, backend=backend, backend_options=described,
-                          checker=checker or gen.default_checker, k=k, retrieval="hybrid",
+                          checker=checker or gen.default_checker or DEFAULT_CHECKER, k=k, retrieval="hybrid",
                           extractive_threshold=threshold, seconds=round(seconds, 1), kb_revision=revision)
     return rows, settings
 

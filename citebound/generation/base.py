@@ -63,10 +63,10 @@ class Backend(ABC):
 
     name: ClassVar[str] = ""
     can_regenerate: ClassVar[bool] = False  # a second call with feedback can give a different answer
-    # The verifier's checker for this backend's answers when the caller names none. A model writes
-    # free text that restates its sources in other words, which only the entailment model can check
-    # ("full"); a backend that copies source sentences verbatim can use the fast lexical cascade.
-    default_checker: ClassVar[str] = "full"
+    # The verifier's checker for this backend's answers when the caller names none; None: the
+    # verifier's default (`verify.checkers.DEFAULT_CHECKER`, the model-based cascade, which also checks
+    # free text that restates its sources in other words). A backend may name another; none does.
+    default_checker: ClassVar[str | None] = None
 
     class Options(BaseModel):
         model_config = ConfigDict(extra="forbid")

@@ -13,8 +13,8 @@ the sentences its source nodes do not support.
 
 Source nodes are labelled S1..Sn in order, so a CitationQueryEngine answer citing `[1]` cites the first
 source node. An answer with markers is verified as written; one without markers sentence by sentence
-against every source node. No LLM is called: the checks are citebound's (deterministic by default,
-`checker="full"` for the bundled entailment model). Requires `llama-index-core`
+against every source node. No LLM is called: the checks are citebound's (by default `full`: the rules,
+then the bundled entailment model; `checker="deterministic"` for the rules alone). Requires `llama-index-core`
 (`pip install 'citebound[llamaindex]'`).
 """
 

@@ -40,7 +40,7 @@ CHECKERS: dict[str, CheckerFactory] = {
 # passes None (or nothing) for "the default" and gets this. It becomes the model-based cascade (`full`)
 # when that beats `deterministic` at one global threshold on the dev calibration halves
 # (training/calibrate.py and training/fit_gate.py report both; docs/entailment.md).
-DEFAULT_CHECKER = "deterministic"
+DEFAULT_CHECKER = "full"
 
 
 def make_checker(name: str | None = None, **options: object) -> Cascade:

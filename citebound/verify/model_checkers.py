@@ -49,7 +49,9 @@ def _settings(kind: str, model: str | None) -> dict:
     if model is not None:
         return {"threshold": UNCALIBRATED_THRESHOLD, "lexical_weight": 0.0}
     entry = load_calibration(ENTAILMENT_DIR).get(kind, {})
-    return {"threshold": float(entry.get("threshold", UNCALIBRATED_THRESHOLD)),
+    # `default_threshold` (training/match_threshold.py): no more false supports than the rule-only
+    # checker on dev; `threshold` is the balanced-accuracy one, used where no default was chosen
+    return {"threshold": float(entry.get("default_threshold", entry.get("threshold", UNCALIBRATED_THRESHOLD))),
             "lexical_weight": float(entry.get("lexical_weight", 0.0))}  # fmt: skip
 
 

@@ -173,9 +173,8 @@ class ScoredSentence:
 class ExtractiveBackend(Backend):
     name = "extractive"
     can_regenerate = False  # deterministic: asking again gives the same sentences
-    # copies source sentences verbatim: the fast cascade checks them exactly (`full` would accept them
-    # at its word-for-word "quote" stage without a model call, so the verdicts are the same)
-    default_checker = "deterministic"
+    # copies source sentences verbatim: the default checker settles most of them at its word-for-word
+    # "quote" stage, before any model call
 
     class Options(Backend.Options):
         signal: Signal | None = Field(None, description="confidence that decides whether to answer "

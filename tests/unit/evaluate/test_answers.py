@@ -20,6 +20,7 @@ from citebound.evaluate.answers import (
     verify_row,
 )
 from citebound.text.citations import ABSTENTION_SENTENCE
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 REFUND = "Refunds are paid within five business days of the return."
 EXPRESS = "Express delivery arrives the next business day and costs 12 euros."
@@ -86,7 +87,7 @@ def test_deepeval_csv_with_python_literal_contexts_and_text_output(tmp_path, cap
                          "retrieval_context": json.dumps([REFUND]), "expected_output": ""})
     code, out, _ = run(["eval", "answers", str(path), "--no-progress"], capsys)
     assert code == 0
-    assert out.splitlines()[0].startswith("2 rows: 2 scored, 0 errors; checker deterministic")
+    assert out.splitlines()[0].startswith(f"2 rows: 2 scored, 0 errors; checker {DEFAULT_CHECKER}")
     assert "faithfulness (mean over 2 rows with claims, 95% CI): 0.500" in out
     assert "labels: faithful 1, unfaithful 1" in out
 
@@ -142,7 +143,7 @@ def test_bootstrap_is_seeded_and_brackets_the_mean():
 
 
 def test_supported_text_and_mapping():
-    row = verify_row(f"{REFUND[:-1]} [1]. Refunds are paid in cash [1]. Express delivery costs 12 euros [2].",
+    row = verify_row(f"{REFUND[:-1]} [1]. Refunds are paid within ten days [1]. Express delivery costs 12 euros [2].",
                      [REFUND, EXPRESS])
     assert supported_text(row) == f"{REFUND[:-1]} [1]. Express delivery costs 12 euros [2]."
     assert supported_text(verify_row("The warehouse is in Lyon.", [REFUND])) == ABSTENTION_SENTENCE

@@ -226,10 +226,10 @@ def test_checker_threshold_change_is_reported_and_older_records_fall_back_to_the
             backend = ScriptedBackend().enqueue(correct(retriever, REFUNDS_Q))
             ask(REFUNDS_Q, kb, backend=backend, retriever=retriever, audit=log, checker="deterministic",
                 threshold=0.95)
-            # the same stand-in with another option, then the real extractive backend (default checker)
+            # the same stand-in with another option, then the real extractive backend (the same checker)
             backend = ScriptedBackend(can_regenerate=False).enqueue(correct(retriever, REFUNDS_Q))
             ask(REFUNDS_Q, kb, backend=backend, retriever=retriever, audit=log, checker="deterministic")
-            ask(REFUNDS_Q, kb, backend="extractive", retriever=retriever, audit=log)
+            ask(REFUNDS_Q, kb, backend="extractive", retriever=retriever, audit=log, checker="deterministic")
         finally:
             kb.close()
     mixed, _ = load_records(tmp_path / "kb")

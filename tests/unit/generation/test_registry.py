@@ -9,8 +9,8 @@ def test_builtin_backends_resolve_to_classes_with_capabilities():
         cls = backend_class(name)
         assert issubclass(cls, Backend) and cls.name == name
     assert backend_class("openai").can_regenerate and not backend_class("extractive").can_regenerate
-    assert backend_class("extractive").default_checker == "deterministic"  # it copies source sentences
-    assert backend_class("openai").default_checker == "full"  # free text needs the entailment model
+    # none names its own checker: every backend's answers get the verifier's default (DEFAULT_CHECKER)
+    assert all(backend_class(n).default_checker is None for n in ("extractive", "openai", "llama-cpp"))
 
 
 def test_unknown_backend_lists_the_choices():

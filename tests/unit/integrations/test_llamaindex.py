@@ -54,19 +54,19 @@ def test_evaluator_threshold_abstention_and_empty():
 
 
 def test_response_filter_drops_unsupported_sentences_and_keeps_the_verdicts():
-    original = _response("Refunds are paid within five business days [1]. Refunds are paid in cash [1]. "
+    original = _response("Refunds are paid within five business days [1]. Refunds are paid within ten days [1]. "
                          "Express delivery costs 12 euros [2].")
     filtered = CiteboundResponseFilter()(original)
     assert isinstance(filtered, Response) and filtered.source_nodes == original.source_nodes
     assert filtered.response == "Refunds are paid within five business days [1]. Express delivery costs 12 euros [2]."
     meta = filtered.metadata["citebound"]
     assert filtered.metadata["engine"] == "test" and meta["faithfulness"] == pytest.approx(0.6667)
-    assert [c["claim"] for c in meta["removed"]] == ["Refunds are paid in cash."]
-    assert original.response.startswith("Refunds are paid within five") and "cash" in original.response  # not mutated
+    assert [c["claim"] for c in meta["removed"]] == ["Refunds are paid within ten days."]
+    assert original.response.startswith("Refunds are paid within five") and "ten days" in original.response  # not mutated
 
 
 def test_response_filter_abstains_when_nothing_is_supported():
-    filtered = CiteboundResponseFilter()(_response("The warehouse is in Lyon. Returns need a receipt."))
+    filtered = CiteboundResponseFilter()(_response("The warehouse is in Lyon. Refunds take ten days."))
     assert filtered.response == ABSTENTION_SENTENCE and filtered.metadata["citebound"]["label"] == "unfaithful"
     bare = CiteboundResponseFilter()(Response(response="Refunds are quick.", source_nodes=[]))
     assert bare.response == ABSTENTION_SENTENCE and bare.metadata["citebound"]["label"] == "no_sources"
@@ -80,15 +80,15 @@ class _FixedEngine(CustomQueryEngine):
 
 
 def test_verified_query_engine_filters_every_answer():
-    engine = VerifiedQueryEngine(_FixedEngine(answer="Express delivery costs 12 euros. It arrives within an hour."))
+    engine = VerifiedQueryEngine(_FixedEngine(answer="Express delivery costs 12 euros. It arrives within three business days."))
     response = engine.query("How much is express delivery?")
     assert response.response == "Express delivery costs 12 euros."
-    assert response.metadata["citebound"]["removed"][0]["claim"] == "It arrives within an hour."
+    assert response.metadata["citebound"]["removed"][0]["claim"] == "It arrives within three business days."
 
 
 def test_verified_query_engine_async():
     import asyncio
 
-    engine = VerifiedQueryEngine(_FixedEngine(answer="Express delivery costs 12 euros. It arrives within an hour."))
+    engine = VerifiedQueryEngine(_FixedEngine(answer="Express delivery costs 12 euros. It arrives within three business days."))
     response = asyncio.run(engine.aquery("How much is express delivery?"))
     assert response.response == "Express delivery costs 12 euros."

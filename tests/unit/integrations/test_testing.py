@@ -6,6 +6,7 @@ import pytest
 
 from citebound.testing import assert_grounded
 from citebound.text.citations import ABSTENTION_SENTENCE
+from citebound.verify.checkers import DEFAULT_CHECKER
 
 SOURCES = {"S1": "Refunds are paid within five business days of the return.",
            "S2": "Express delivery arrives the next business day and costs 12 euros."}
@@ -24,7 +25,7 @@ def test_failure_lists_each_unsupported_claim_and_its_reason():
                         "Shipping is free [9].", list(SOURCES.values()))
     message = str(info.value)
     assert message.splitlines()[0] == ("answer is not grounded: faithfulness 0.33 < 1.00 "
-                                       "(1 of 3 claims supported, checker deterministic)")
+                                       f"(1 of 3 claims supported, checker {DEFAULT_CHECKER})")
     assert "- unsupported: 'Refunds take ten days.' — S1 does not state the number 10 ('ten')" in message
     assert "'Shipping is free.'" in message and "citation [9] names no source" in message
 

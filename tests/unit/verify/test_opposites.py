@@ -60,10 +60,12 @@ def test_the_penalty_halves_the_lexical_score_and_is_named():
     source = "Haplogroup I increases the risk of heart disease by 50 percent."
     # "sharply" is not in the source: the claim is not the source's statement with one word swapped, so
     # the opposite only halves the lexical score (no block)
-    v = check_claim("Haplogroup I sharply decreases the risk of heart disease.", ["S1"], {"S1": source})
+    v = check_claim("Haplogroup I sharply decreases the risk of heart disease.", ["S1"], {"S1": source},
+                    checker="deterministic")
     assert (v.label, v.stage) == ("unsupported", "lexical")
     assert "the claim says 'decreases' where the evidence says 'increases'" in v.reason
-    plain = check_claim("Haplogroup I sharply raises the risk of heart disease.", ["S1"], {"S1": source})
+    plain = check_claim("Haplogroup I sharply raises the risk of heart disease.", ["S1"], {"S1": source},
+                        checker="deterministic")
     assert v.score < plain.score and OPPOSITE_FACTOR == 0.5
 
 

@@ -175,7 +175,7 @@ def test_any_answer_gets_a_report_or_an_input_error(parts, source_text):
 
 def test_digits_and_number_words_make_the_same_word_pairs():
     sources = {"S1": "Refunds are processed within five business days."}
-    verdict = check_claim("Refunds are processed within 5 business days.", ["S1"], sources)
+    verdict = check_claim("Refunds are processed within 5 business days.", ["S1"], sources, checker="deterministic")
     assert verdict.score == pytest.approx(1.0)
 
 
@@ -196,4 +196,5 @@ def test_a_checker_named_without_a_threshold_keeps_its_calibrated_one():
     report = verify_answer("The battery lasts 12 hours and charges in 2 hours [S1][S2].", sources, checker="full")
     assert report.threshold == make_checker("full").threshold < 0.8
     assert report.citation_recall == 1.0
-    assert verify_answer("Refunds take five days [1].", {"1": "Refunds take five days."}).threshold == 0.8
+    assert verify_answer("Refunds take five days [1].", {"1": "Refunds take five days."}).threshold == make_checker().threshold
+    assert verify_answer("Refunds take five days [1].", {"1": "Refunds take five days."}, checker="deterministic").threshold == 0.8
