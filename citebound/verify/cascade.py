@@ -86,7 +86,7 @@ from citebound.verify.checks.lexical import (
     support_fraction,
 )
 from citebound.verify.checks.comparison import comparison_conflicts
-from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
+from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
@@ -234,6 +234,10 @@ class Cascade:
                 score *= OPPOSITE_FACTOR
                 said = ", ".join(f"{c!r} where the evidence says {e!r}" for c, e in opposed)
                 notes.append(f"; the claim says {said}")
+            if score < self.threshold and self.stemming and (excepted := restated_by_exception(claim, evidence)):
+                # "closed on Mondays" restates "open every day except Mondays": the one word overlap misses
+                score = max(score, self.threshold)
+                notes.append(f"; the evidence states it as an exception ({excepted!r})")
 
         label = self.label_for(score)
         if n == 0:

@@ -15,6 +15,10 @@ and the phrase after it up to the next punctuation, and finds a conflict when
   of its own, and no other clause of the window (a sentence, or part of one between semicolons) states
   every content word of the claim without an exception.
 
+Restated (`restated_by_exception`): "The museum is closed on Mondays" against "The museum is open every day
+except Mondays" says the clause's statement of the excepted thing with the opposite word, which word
+overlap cannot see ("closed" is not in the source); the lexical stage reads it as supported.
+
 The other way round (`affirmed_by_exception`): "not allowed anywhere except the lobby" makes the lobby the
 one place it is allowed, so "Pets are allowed in the lobby" is what it says; the negation rule, which
 would read "allowed" against "not allowed", skips such a window.
@@ -99,3 +103,24 @@ def exception_conflicts(claim: str, evidence: str) -> list[str]:
         if (claimed & excepted) - stated and claimed <= stated | excepted:
             out.append(f"the source states it of everything {word} {phrase.strip()!r}")
     return out
+
+
+def restated_by_exception(claim: str, evidence: str) -> str | None:
+    """The exception of the evidence that the claim states with the opposite word, as written: "The museum
+    is closed on Mondays" against "The museum is open every day except Mondays" (the claim's one word the
+    clause lacks is the opposite of one it states, the rest is the clause's and names the excepted
+    thing). Word overlap cannot see that ("closed" is not in the source); the lexical stage reads it as
+    supported. None when there is none."""
+    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or _negated(claim):
+        return None
+    from citebound.verify.checks.opposites import OPPOSITES  # (opposites imports this module lazily too)
+
+    claimed = _stems(claim)
+    for word, phrase, before in _exceptions(evidence):
+        if _negated(before):
+            continue
+        excepted, stated = _stems(phrase), _stems(before)
+        flipped = {c for c in claimed - stated - excepted if OPPOSITES.get(c, frozenset()) & stated}
+        if len(flipped) == 1 and claimed & excepted and claimed - flipped <= stated | excepted:
+            return " ".join(f"{before.strip()} {word} {phrase.strip()}".split())
+    return None

@@ -163,11 +163,13 @@ def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], b
     blocks it (stage `opposite`) whatever a model says; with words the window lacks, the claim may say
     something else, and the pair only lowers the lexical score. A window that excepts the claim's
     words ("open every day except Mondays") is left alone (in `opposed_words`): "closed on Mondays"
-    restates it."""
+    restates it; "every day" states each day of the week, so "closed on Tuesdays" is its opposite."""
     pairs = opposed_words(claim, window, in_source)
     if not pairs:
         return []
     window_stems = {stem(t) for t in tokens(window) if t.isalpha() and t not in STOP_WORDS}
+    if _EVERY_DAY.search(window):  # "open every day (except Mondays)" states each other day too
+        window_stems |= _WEEKDAYS
     claimed = {stem(t) for t in tokens(claim) if t.isalpha() and t not in STOP_WORDS}
     out = []
     for word, hit in pairs:
@@ -175,6 +177,12 @@ def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], b
         if rest and rest <= window_stems:
             out.append(f"the claim says {word!r} where its evidence says {hit!r}")
     return out
+
+
+_EVERY_DAY = re.compile(r"\b(?:every\s+day|daily|seven\s+days\s+a\s+week|7\s+days\s+a\s+week)\b", re.IGNORECASE)
+_WEEKDAYS = frozenset(stem(d) for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                                         "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
+                                         "sundays"))  # fmt: skip
 
 
 def _excepts_claim(c_toks: list[str], window: str) -> bool:

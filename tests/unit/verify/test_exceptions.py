@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, excepted_words
+from citebound.verify.checks.exceptions import (
+    affirmed_by_exception,
+    exception_conflicts,
+    excepted_words,
+    restated_by_exception,
+)
 
 
 @pytest.mark.parametrize(
@@ -48,3 +53,21 @@ def test_a_denial_with_an_exception_affirms_the_excepted_thing():
     v = Cascade().check_pair("Pets are allowed in the lobby.", source)
     assert v.stage != "negation", v.reason  # no longer read as "allowed" against "not allowed"
     assert excepted_words("The museum is open every day except Mondays, and closes at six.") == {"monday"}
+
+
+@pytest.mark.parametrize(
+    "claim, source, restated",
+    [
+        # 2026-12-01: `deterministic` said partial (0.50): "closed" is not in the source
+        ("The museum is closed on Mondays.", "The museum is open every day except Mondays.", True),
+        ("Smoking is prohibited in the lobby.", "Smoking is permitted everywhere except the lobby.", True),
+        ("The museum is closed on Tuesdays.", "The museum is open every day except Mondays.", False),  # not excepted
+        ("The shop is closed on Mondays.", "The museum is open every day except Mondays.", False),  # another subject
+        ("The museum is open on Mondays.", "The museum is open every day except Mondays.", False),  # no opposite
+        ("The museum is not closed on Mondays.", "The museum is open every day except Mondays.", False),  # negated
+    ],
+)  # fmt: skip
+def test_the_opposite_of_a_statement_said_of_its_exception_restates_it(claim, source, restated):
+    assert (restated_by_exception(claim, source) is not None) == restated
+    v = Cascade().check_pair(claim, source)
+    assert (v.label == "supported") == restated, v.reason

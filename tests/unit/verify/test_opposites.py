@@ -81,6 +81,10 @@ def test_the_source_statement_with_one_word_swapped_is_blocked_whatever_a_model_
     # an exception turns it around: "closed on Mondays" restates "open every day except Mondays"
     museum = "The museum is open every day except Mondays."
     assert not swapped_opposites("The museum is closed on Mondays.", museum, source_states(museum))
+    # "every day" states each day: "closed on Tuesdays" is its opposite (2026-12-01: `full` supported it, P = 0.75)
+    assert swapped_opposites("The museum is closed on Tuesdays.", museum, source_states(museum))
+    pool = "The pool is open daily from 7 am."
+    assert swapped_opposites("The pool is closed on Sundays.", pool, source_states(pool))
 
 
 def test_stop_words_are_looked_up_as_written_in_the_whole_source():
