@@ -36,7 +36,9 @@ For one claim and each source it cites:
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py), and halved
              when the claim swaps a word the source never states for the opposite its window states
-             ("decreases" / "increases"; checks/opposites.py);
+             ("decreases" / "increases"; checks/opposites.py), and raised to the threshold when the claim
+             states an exception's excepted thing with the clause's word turned to its opposite ("closed
+             on Mondays" / "open every day except Mondays"; checks/exceptions.py);
              >= threshold -> supported; >= partial_floor -> partial; else unsupported.
              term share: the claim's content terms (stemmed, numbers normalised) found in the source.
              With scope="blend" (the default) it is the mean of the whole source's share and the
