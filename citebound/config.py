@@ -22,7 +22,9 @@ MAX_QUESTION_CHARS = 4000
 # the reranker was not trained on (docs/benchmarks.md, "Reranking").
 RERANK = False
 RERANK_DEPTH = 20
-RERANK_COMBINE = "replace"  # "replace": the reranker's order; "rrf": fused with the fused order
+RERANK_COMBINE = "replace"  # "replace": the reranker's order; "rrf": fused with the fused order;
+# "interp": RERANK_WEIGHT x the reranker's logit + the rest x the fused score, both min-max scaled
+RERANK_WEIGHT = 0.5
 RERANK_MAX_WINDOWS: int | None = None  # sentence windows scored per chunk (None: all; max taken)
 
 # -- verification ----------------------------------------------------------------------------------

@@ -2,9 +2,12 @@
 
     .venv-train/bin/python training/export_answerability.py --checkpoint training/out/answerability/base/cross_encoder.pt
 
-Writes citebound/models/answerability/model.onnx (the float model stays in training/out/answerability/)
-and prints how far the int8 model's logits are from the float ones on a few pairs: export_onnx.export
-(per-channel int8 weights) with this model's files and probe pairs, so neither export overwrites the other's.
+Writes citebound/models/answerability/model.onnx (the float model stays in training/out/answerability/,
+or `--fp32`) and prints how far the int8 model's logits are from the float ones on a few pairs:
+export_onnx.export (per-channel int8 weights; `--quantize smooth --calibration-groups G` rescales the
+activations first, SmoothQuant, calibrated on the train split of rerank_pairs.py groups: what the
+reranker ships; `--quantize weight-only`: int8 weights in blocks, float activations, slower) with this model's files and probe pairs, so neither export
+overwrites the other's. The reranker is exported with it too (`--out citebound/models/reranker/model.onnx`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from export_onnx import export  # noqa: E402
+from export_onnx import DYNAMIC, QUANTIZE_MODES, SMOOTH, calibration_pairs, export  # noqa: E402
 from train_answerability import OUT, REPO  # noqa: E402
 
 TARGET = REPO / "citebound" / "models" / "answerability" / "model.onnx"
@@ -30,8 +33,22 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=TARGET)
+    ap.add_argument("--fp32", type=Path, default=OUT / "model_fp32.onnx", help="where the float ONNX is written")
+    ap.add_argument("--quantize", choices=QUANTIZE_MODES, default=DYNAMIC,
+                    help="int8 export: dynamic (the entailment and answerability models), weight-only, or smooth "
+                         "(dynamic after SmoothQuant rescaling: the reranker; needs --calibration-groups); export_onnx.py")
+    ap.add_argument("--calibration-groups", type=Path, default=None,
+                    help="smooth: rerank_pairs.py groups; calibration pairs come from their train split only")
     args = ap.parse_args()
-    export(args.checkpoint, args.out, probes=PROBES, fp32=OUT / "model_fp32.onnx", label="P(answers)")
+    calibration = None
+    if args.quantize == SMOOTH:
+        if args.calibration_groups is None:
+            ap.error("--quantize smooth needs --calibration-groups")
+        from train_reranker import read_groups
+
+        calibration = calibration_pairs(read_groups(args.calibration_groups))
+    export(args.checkpoint, args.out, probes=PROBES, fp32=args.fp32, label="P(answers)", quantize=args.quantize,
+           calibration=calibration)
 
 
 if __name__ == "__main__":

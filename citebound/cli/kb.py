@@ -26,6 +26,21 @@ def parse_depths(text: str) -> list[int]:
     return depths
 
 
+def parse_weights(text: str | None) -> list[float] | None:
+    """'0.3,0.5' -> [0.3, 0.5] (None stays None: the configured weight); anything else is a clear error."""
+    from citebound.errors import InputError
+
+    if text is None:
+        return None
+    try:
+        weights = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        weights = []
+    if not weights or any(not 0.0 <= w <= 1.0 for w in weights):
+        raise InputError(f"--rerank-weight takes numbers from 0 to 1 separated by commas, got {text!r}")
+    return weights
+
+
 def _build_ann(store) -> None:  # noqa: ANN001 - a KnowledgeBase
     """Past `HNSW_MIN_CHUNKS` vectors, build and save the approximate-search graph now, in the batch job
     that changed the vectors, so that no question has to wait for it (or search exactly) later."""
@@ -134,8 +149,12 @@ def register(app: typer.Typer) -> None:
         reranker_model: Optional[Path] = typer.Option(None, "--reranker-model", help="hybrid+rerank: an ONNX "
                                                       "cross-encoder (question, text) (default: the bundled reranker)."),
         rerank_combine: str = typer.Option("replace", "--rerank-combine", help="hybrid+rerank: how the reranker's "
-                                           "order is used, comma-separated: replace (its order) and/or rrf (fused "
-                                           "with the hybrid order); one result per depth and way."),
+                                           "order is used, comma-separated: replace (its order), rrf (fused "
+                                           "with the hybrid order) and/or interp (its score weighed against the "
+                                           "fused score); one result per depth and way."),
+        rerank_weight: Optional[str] = typer.Option(None, "--rerank-weight", help="hybrid+rerank, interp: the "
+                                                    "reranker's share(s) from 0 to 1, comma-separated (default: "
+                                                    "config.RERANK_WEIGHT)."),
         rerank_windows: Optional[int] = typer.Option(None, "--rerank-windows", min=1, help="hybrid+rerank: sentence "
                                                      "windows scored per chunk, those sharing most words with the "
                                                      "question (default: config.RERANK_MAX_WINDOWS; all)."),
@@ -153,7 +172,7 @@ def register(app: typer.Typer) -> None:
                 results = evaluate_reranking(data, split=split, depths=parse_depths(rerank_depth), model_path=reranker_model,
                                              gain=gain, rrf_k=rrf_k, progress=True, executor=runner,
                                              combines=[c.strip() for c in rerank_combine.split(",") if c.strip()],
-                                             max_windows=rerank_windows)
+                                             max_windows=rerank_windows, weights=parse_weights(rerank_weight))
             else:
                 results = [evaluate_retrieval(data, split=split, mode=m, gain=gain, rrf_k=rrf_k, progress=True,
                                               executor=runner) for m in modes]
@@ -165,7 +184,8 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 typer.echo(json.dumps(summary, sort_keys=True))
                 continue
-            at = (f" at depth {summary['rerank_depth']} ({summary['rerank_combine']})" if "rerank_depth" in summary else "")
+            way = summary.get("rerank_combine", "") + (f" {summary['rerank_weight']}" if "rerank_weight" in summary else "")
+            at = (f" at depth {summary['rerank_depth']} ({way})" if "rerank_depth" in summary else "")
             typer.echo(
                 f"{summary['data']} {split} ({summary['queries']} queries), mode {summary['mode']}{at}, nDCG gain {gain}: "
                 + "  ".join(f"{m} {summary[m]:.4f}" for m in ("ndcg@10", "recall@10", "recall@100", "mrr@10", "map"))

@@ -112,6 +112,11 @@ class RerankSpec:
     depths: tuple[int, ...]
     combines: tuple[str, ...] = ("replace",)
     max_windows: int | None = None
+    weights: tuple[float, ...] = ()  # the reranker's shares "interp" is reported at
+
+    def ways(self) -> list[tuple[str, float | None]]:
+        """(way of combining, weight): one per weight for "interp", weight None for the others."""
+        return [(c, w) for c in self.combines for w in (self.weights if c == "interp" else (None,))]
 
 
 def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
@@ -125,7 +130,8 @@ def _reranker(spec: RerankSpec):  # noqa: ANN202 - a CrossEncoderReranker
 
 def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, np.ndarray | None]]) -> list[dict]:
     """For each (query text, vector or None): the fused document ranking (`hybrid`), and at each rerank
-    depth d and way of combining c the ranking with the first d fused chunks reordered (`runs[(c, d)]`) and the
+    depth d and way of combining c (with weight w for "interp", else None) the ranking with the first d
+    fused chunks reordered (`runs[(c, w, d)]`) and the
     seconds that reranking added (`seconds[d]`, wall time: fetching the d chunks' texts, then scoring them
     one pair per model call, as `ask` does; `cpu_seconds[d]`: this process's CPU time for the same);
     `windows`: sentence windows per reranked chunk. What a worker runs."""
@@ -136,7 +142,9 @@ def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, 
     deepest = max(rerank.depths)
     out = []
     for text, qvec in queries:
-        ids = [c.chunk_id for c in retriever.rank(text, spec.depth, qvec)]
+        ranked = retriever.rank(text, spec.depth, qvec)
+        ids = [c.chunk_id for c in ranked]
+        prior = [c.scores["fused"] for c in ranked[:deepest]]
         fetch: dict[int, tuple[float, float]] = {}
         for d in rerank.depths:  # fetching the texts is part of what reranking adds, timed per depth
             w0, c0 = time.perf_counter(), time.process_time()
@@ -147,8 +155,8 @@ def rerank_queries(spec: RankSpec, rerank: RerankSpec, queries: list[tuple[str, 
         scores = [score for score, _, _ in timed]
         out.append({
             "hybrid": collapse_to_documents([chunk_doc[c] for c in ids]),
-            "runs": {(how, d): collapse_to_documents([chunk_doc[c] for c in reorder(ids, scores, d, how)])
-                     for how in rerank.combines for d in rerank.depths},
+            "runs": {(how, w, d): collapse_to_documents([chunk_doc[c] for c in reorder(ids, scores, d, how, prior, w)])
+                     for how, w in rerank.ways() for d in rerank.depths},
             "seconds": {d: fetch[d][0] + sum(t[1] for t in timed[:d]) for d in rerank.depths},
             "cpu_seconds": {d: fetch[d][1] + sum(t[2] for t in timed[:d]) for d in rerank.depths},
             "windows": [len(reranker.windows(text, t)) for t in head if t],
@@ -172,9 +180,11 @@ def evaluate_reranking(
     queries: Collection[str] | None = None,
     combines: Sequence[str] = ("replace",),
     max_windows: int | None = None,
+    weights: Sequence[float] | None = None,
 ) -> list[dict]:
     """`hybrid`, then `hybrid+rerank` at each depth in `depths` and each way of combining in `combines`
-    (`citebound.retrieval.rerank.COMBINE_MODES`), from one hybrid ranking and one scoring pass per query.
+    (`citebound.retrieval.rerank.COMBINE_MODES`; "interp" once per reranker share in `weights`, default
+    `config.RERANK_WEIGHT`), from one hybrid ranking and one scoring pass per query.
 
     The reranker (`citebound.retrieval.rerank.CrossEncoderReranker`: `model_path`, else the bundled
     model or CITEBOUND_RERANKER_MODEL) scores each query's top max(depths) fused chunks once; at depth d
@@ -187,12 +197,16 @@ def evaluate_reranking(
     wanted = sorted({d for d in depths})
     if not wanted or any(isinstance(d, bool) or not isinstance(d, int) or d < 1 for d in wanted):
         raise InputError(f"rerank depths must be positive integers, got {list(depths)!r}")
-    from citebound.retrieval.rerank import COMBINE_MODES
+    from citebound import config
+    from citebound.retrieval.rerank import COMBINE_MODES, check_weight
 
     how = tuple(dict.fromkeys(combines))
     if not how or any(c not in COMBINE_MODES for c in how):
         raise InputError(f"combine must be among {', '.join(COMBINE_MODES)}, got {list(combines)!r}")
-    rerank = RerankSpec(None if model_path is None else str(model_path), tuple(wanted), how, max_windows)
+    shares = tuple(dict.fromkeys(check_weight(w) for w in ((config.RERANK_WEIGHT,) if weights is None else weights)))
+    if not shares:
+        raise InputError("interp needs at least one rerank weight")
+    rerank = RerankSpec(None if model_path is None else str(model_path), tuple(wanted), how, max_windows, shares)
     reranker = _reranker(rerank)  # a missing model fails here, before the KB is built
     job = _Job(data, split, "hybrid", depth, rrf_k, chunk_size, overlap, progress, queries)
     try:
@@ -202,12 +216,13 @@ def evaluate_reranking(
         query_s = time.perf_counter() - t1
         results = [job.result({q: r["hybrid"] for q, r in zip(job.qids, rows)}, "hybrid", gain, metrics, query_s, executor)]
         windows = [w for r in rows for w in r["windows"]]
-        for c, d in ((c, d) for c in how for d in wanted):
+        for (c, w), d in ((way, d) for way in rerank.ways() for d in wanted):
             results.append({
-                **job.result({q: r["runs"][(c, d)] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
+                **job.result({q: r["runs"][(c, w, d)] for q, r in zip(job.qids, rows)}, "hybrid+rerank", gain, metrics,
                              query_s, executor),
                 "rerank_depth": d,
                 "rerank_combine": c,
+                **({"rerank_weight": w} if w is not None else {}),
                 "rerank_max_windows": reranker.max_windows,
                 "reranker": str(reranker.encoder.model_path),
                 **_milliseconds("rerank_ms", [r["seconds"][d] for r in rows]),
@@ -290,7 +305,8 @@ def write_retrieval_report(path: str | os.PathLike[str], results: list[dict]) ->
 
     summary = [{k: v for k, v in r.items() if k != "per_query"} for r in results]
     labels = [f"{r['data']}/{r['mode']}" + (f"@{r['rerank_depth']}" if "rerank_depth" in r else "")
-              + (f" {r['rerank_combine']}" if r.get("rerank_combine", "replace") != "replace" else "") for r in results]
+              + (f" {r['rerank_combine']}" if r.get("rerank_combine", "replace") != "replace" else "")
+              + (f" {r['rerank_weight']}" if "rerank_weight" in r else "") for r in results]
     gains = sorted({r["gain"] for r in results})
     sections = [
         Section(

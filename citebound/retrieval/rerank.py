@@ -21,11 +21,14 @@ a source must not be able to talk its way up the ranking.
 `rerank` rescores the first `depth` candidates it is given, orders them (`combine`: "replace" by the
 reranker's score alone, ties keeping the fused order; "rrf" by reciprocal-rank fusion of the fused order
 and the reranker's order, so a chunk both rankers put high stays high and neither can bury what the
-other is sure of) and keeps any further candidates after them in fused order.
+other is sure of; "interp" by `weight` × the reranker's logit + (1 − `weight`) × the fused score, each
+min-max scaled over the rescored candidates, so how sure each ranker is counts, not only its order) and
+keeps any further candidates after them in fused order.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -43,7 +46,8 @@ from citebound.types import Hit
 
 DEFAULT_MODEL = RERANKER_DIR / "model.onnx"
 SCORE_KEY = "rerank"
-COMBINE_MODES = ("replace", "rrf")
+COMBINE_MODES = ("replace", "rrf", "interp")
+PRIOR_KEY = "fused"  # the score "interp" weighs against the reranker's (higher is better)
 T = TypeVar("T")
 
 
@@ -60,7 +64,8 @@ class CrossEncoderReranker:
     `encoder`: an already built `citebound.models.cross_encoder.CrossEncoder` instead (shares its cache);
     `max_windows`: score at most this many windows of a chunk (those sharing most words with the
     question; None: all of them); `combine`: how the reranker's scores order the head (module
-    docstring; default `config.RERANK_COMBINE`). The model loads on first use or on `warm_up()`, never here.
+    docstring; default `config.RERANK_COMBINE`); `weight`: the reranker's share for "interp" (default
+    `config.RERANK_WEIGHT`). The model loads on first use or on `warm_up()`, never here.
     """
 
     def __init__(
@@ -72,12 +77,14 @@ class CrossEncoderReranker:
         threads: int | None = None,
         encoder=None,
         combine: str | None = None,
+        weight: float | None = None,
     ) -> None:
         depth = config.rerank_depth() if depth is None else depth
         combine = config.RERANK_COMBINE if combine is None else combine
         if combine not in COMBINE_MODES:
             raise InputError(f"combine must be one of {', '.join(COMBINE_MODES)}, got {combine!r}")
         self.combine = combine
+        self.weight = check_weight(config.RERANK_WEIGHT if weight is None else weight)
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InputError(f"the rerank depth must be a positive integer, got {depth!r}")
         max_windows = config.RERANK_MAX_WINDOWS if max_windows is None else max_windows
@@ -131,12 +138,54 @@ class CrossEncoderReranker:
         head, tail = list(hits[: self.depth]), list(hits[self.depth :])
         scores = self.score(question, [h.chunk.text for h in head])
         rescored = [Hit(h.source_id, h.chunk, {**h.scores, SCORE_KEY: s}) for h, s in zip(head, scores)]
-        return reorder(rescored, scores, len(rescored), self.combine) + tail
+        prior = [h.scores.get(PRIOR_KEY, 1.0 / (config.RRF_K + i)) for i, h in enumerate(head, 1)]
+        return reorder(rescored, scores, len(rescored), self.combine, prior, self.weight) + tail
 
 
-def reorder(items: Sequence[T], scores: Sequence[float], depth: int, combine: str = "replace") -> list[T]:
-    """The rerank rule for `combine` ("replace": `order_by_scores`; "rrf": `order_by_rrf`)."""
-    return order_by_rrf(items, scores, depth) if combine == "rrf" else order_by_scores(items, scores, depth)
+def check_weight(weight: float) -> float:
+    """`weight` if it is a number in [0, 1] (the reranker's share for "interp"), else an InputError."""
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0.0 <= weight <= 1.0:
+        raise InputError(f"the rerank weight must be a number from 0 to 1, got {weight!r}")
+    return float(weight)
+
+
+def reorder(items: Sequence[T], scores: Sequence[float], depth: int, combine: str = "replace",
+            prior: Sequence[float] | None = None, weight: float | None = None) -> list[T]:
+    """The rerank rule for `combine` ("replace": `order_by_scores`; "rrf": `order_by_rrf`; "interp":
+    `order_by_interp` with the fused scores `prior` and the reranker's share `weight`)."""
+    if combine == "rrf":
+        return order_by_rrf(items, scores, depth)
+    if combine == "interp":
+        if prior is None:
+            raise InputError('combine "interp" needs the fused scores of the candidates')
+        return order_by_interp(items, scores, prior, depth, config.RERANK_WEIGHT if weight is None else weight)
+    return order_by_scores(items, scores, depth)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-7), 1.0 - 1e-7)
+    return math.log(p / (1.0 - p))
+
+
+def _min_max(values: list[float]) -> list[float]:
+    lo, hi = min(values, default=0.0), max(values, default=0.0)
+    return [(v - lo) / (hi - lo) if hi > lo else 0.0 for v in values]
+
+
+def order_by_interp(items: Sequence[T], scores: Sequence[float], prior: Sequence[float], depth: int,
+                    weight: float = config.RERANK_WEIGHT) -> list[T]:
+    """`items` with the first `depth` ordered by `weight` × the reranker's score + (1 − `weight`) × `prior`
+    (the fused score, higher is better), each min-max scaled to [0, 1] over those `depth` items; the
+    reranker's probabilities are read as logits first (they crowd near 0 and 1, where a logit still tells
+    them apart). Ties keep the given order; the rest follow in their given order. `weight` 1 orders by the
+    reranker alone, 0 keeps the given order (when `prior` falls along it)."""
+    check_weight(weight)
+    depth = min(depth, len(items), len(scores), len(prior))
+    model = _min_max([_logit(s) for s in scores[:depth]])
+    fused = _min_max([float(p) for p in prior[:depth]])
+    mixed = [weight * m + (1.0 - weight) * f for m, f in zip(model, fused)]
+    head = sorted(range(depth), key=lambda i: (-mixed[i], i))
+    return [items[i] for i in head] + list(items[depth:])
 
 
 def order_by_rrf(items: Sequence[T], scores: Sequence[float], depth: int, k: int = config.RRF_K) -> list[T]:

@@ -48,6 +48,22 @@ def test_each_way_of_combining_from_one_scoring_pass(beir_dir):
         evaluate_reranking(beir_dir, depths=(3,), model_path=STAND_IN, progress=False, combines=("mean",))
 
 
+def test_interp_once_per_weight_from_the_same_scores(beir_dir):
+    results = evaluate_reranking(beir_dir, depths=(3,), model_path=STAND_IN, progress=False,
+                                 combines=("replace", "interp"), weights=(0.0, 1.0), max_windows=1)
+    assert [(r.get("rerank_combine"), r.get("rerank_weight")) for r in results] == [
+        (None, None), ("replace", None), ("interp", 0.0), ("interp", 1.0)]
+    hybrid, replace, none, alone = results
+    for q in hybrid["per_query"]:
+        # share 0 keeps the fused order; share 1 is the reranker's order (its logits order as its probabilities)
+        assert none["per_query"][q] == hybrid["per_query"][q]
+        assert alone["per_query"][q] == replace["per_query"][q]
+    assert len({r["rerank_ms_mean"] for r in results[1:]}) == 1
+    with pytest.raises(InputError, match="weight"):
+        evaluate_reranking(beir_dir, depths=(3,), model_path=STAND_IN, progress=False, combines=("interp",),
+                           weights=(1.5,))
+
+
 def test_only_the_queries_asked_for(beir_dir):
     results = evaluate_reranking(beir_dir, depths=(2,), model_path=STAND_IN, queries={"q2"}, progress=False)
     assert all(r["queries"] == 1 and set(r["per_query"]) == {"q2"} for r in results)
@@ -83,3 +99,7 @@ def test_cli_hybrid_rerank(beir_dir, tmp_path):
     assert text.exit_code == 0 and "mode hybrid+rerank at depth 2" in text.stdout and "ms/query" in text.stdout
     bad = CliRunner().invoke(app, [*args[:-4], "--rerank-depth", "ten"])
     assert isinstance(bad.exception, InputError) and "--rerank-depth" in str(bad.exception)
+    interp = CliRunner().invoke(app, [*args, "--rerank-combine", "interp", "--rerank-weight", "0.3,0.6"])
+    assert interp.exit_code == 0 and "(interp 0.3)" in interp.stdout and "(interp 0.6)" in interp.stdout
+    bad = CliRunner().invoke(app, [*args, "--rerank-combine", "interp", "--rerank-weight", "2"])
+    assert isinstance(bad.exception, InputError) and "--rerank-weight" in str(bad.exception)

@@ -16,7 +16,7 @@ from citebound import config
 from citebound.errors import InputError, ModelUnavailableError
 from citebound.models import ANSWERABILITY_DIR
 from citebound.retrieval import CrossEncoderReranker, Retriever
-from citebound.retrieval.rerank import order_by_rrf, order_by_scores
+from citebound.retrieval.rerank import order_by_interp, order_by_rrf, order_by_scores, reorder
 from citebound.types import Chunk, Hit
 
 STAND_IN = ANSWERABILITY_DIR / "model.onnx"
@@ -49,6 +49,49 @@ def test_order_by_rrf_weighs_both_orders_equally():
     assert order_by_rrf(["a", "b", "c"], [0.9, 0.7, 0.1], 3) == ["a", "b", "c"]
     assert order_by_rrf(["a", "b"], [0.2, 0.7, 0.9], 5) == ["a", "b"]  # depth beyond the list; a tie
     assert order_by_rrf([], [], 3) == []
+
+
+def test_order_by_interp_weighs_how_sure_each_ranker_is():
+    fused = [0.033, 0.032, 0.016, 0.015]  # a and b close in the fused list; c far behind
+    # the model is sure of c (logit +4.6) and finds a and b alike (-1.4, -0.8): scaled to [0, 1] over the
+    # three, model a 0 · b 0.09 · c 1, fused a 1 · b 0.94 · c 0; at share 0.6: a 0.40 · b 0.43 · c 0.60
+    assert order_by_interp(["a", "b", "c", "d"], [0.2, 0.3, 0.99], fused, 3, 0.6) == ["c", "b", "a", "d"]
+    # a small share leaves the fused order alone unless the model is far surer
+    assert order_by_interp(["a", "b", "c", "d"], [0.2, 0.3, 0.99], fused, 3, 0.1) == ["a", "b", "c", "d"]
+    # where the model puts c barely above b (0.31 against 0.30), c no longer jumps b: the rank-only RRF
+    # rule sees the same model order in both cases and cannot tell them apart
+    assert order_by_interp(["a", "b", "c"], [0.2, 0.3, 0.31], fused, 3, 0.6) == ["b", "c", "a"]
+    assert order_by_rrf(["a", "b", "c"], [0.2, 0.3, 0.99], 3) == order_by_rrf(["a", "b", "c"], [0.2, 0.3, 0.31], 3)
+    # share 1: the reranker's order; share 0: the fused order; ties keep the given order
+    assert order_by_interp(["a", "b", "c"], [0.2, 0.3, 0.99], fused, 3, 1.0) == ["c", "b", "a"]
+    assert order_by_interp(["a", "b", "c"], [0.2, 0.3, 0.99], fused, 3, 0.0) == ["a", "b", "c"]
+    assert order_by_interp(["a", "b"], [0.5, 0.5], [0.02, 0.02], 2, 0.5) == ["a", "b"]
+    # saturated probabilities still order by their logits, not as a tie
+    assert order_by_interp(["a", "b"], [0.9999, 0.999999], [0.02, 0.02], 2, 1.0) == ["b", "a"]
+    assert order_by_interp([], [], [], 3, 0.5) == []
+    assert reorder(["a", "b", "c"], [0.2, 0.3, 0.99], 3, "interp", fused[:3], 0.6) == ["c", "b", "a"]
+    with pytest.raises(InputError, match="fused scores"):
+        reorder(["a", "b"], [0.1, 0.2], 2, "interp")
+    for bad in (-0.1, 1.5, True, "half"):
+        with pytest.raises(InputError, match="weight"):
+            order_by_interp(["a"], [0.5], [0.1], 1, bad)
+        with pytest.raises(InputError, match="weight"):
+            CrossEncoderReranker(STAND_IN, combine="interp", weight=bad)
+
+
+def test_rerank_interp_reads_the_fused_score_of_each_hit(reranker):
+    question = "What causes scurvy?"
+    texts = ["Owls hunt small mammals at night.", "Scurvy is caused by a lack of vitamin C.", "Rome is in Italy."]
+    hits = [Hit(f"S{i}", Chunk(f"c{i}", "doc", 1, 0, len(t), t), {"fused": f}) for i, (t, f) in
+            enumerate(zip(texts, [0.033, 0.020, 0.019]), 1)]
+    probs = reranker.score(question, texts)
+    assert probs[1] > probs[0] and probs[1] > probs[2]
+    interp = CrossEncoderReranker(encoder=reranker.encoder, depth=3, combine="interp", weight=0.8)
+    out = interp.rerank(question, hits)
+    assert [h.chunk.text for h in out][0] == texts[1] and all("rerank" in h.scores for h in out)
+    # share 0 keeps the fused order whatever the model says
+    keep = CrossEncoderReranker(encoder=reranker.encoder, depth=3, combine="interp", weight=0.0)
+    assert [h.source_id for h in keep.rerank(question, hits)] == ["S1", "S2", "S3"]
 
 
 def test_an_unknown_way_of_combining_is_an_input_error():
