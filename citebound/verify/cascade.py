@@ -33,6 +33,9 @@ For one claim and each source it cites:
    plan      the claim states as a fact what the best evidence window only plans or expects ("supports
              Android" against "Android support is planned", "available now" against "will be available
              next year") -> unsupported (checks/plans.py); runs with the negation rule.
+   condition the claim is the window word for word up to a condition it leaves out ("Tickets are
+             refundable" against "... refundable only if the event is cancelled", or after "If ...,")
+             -> unsupported (checks/conditions.py); runs with the negation rule.
 3. lexical   score = (1 - pair_weight) * term share + pair_weight * word-pair share, halved when the
              claim states a negation its best evidence window lacks (checks/negation.py), and halved
              when the claim swaps a word the source never states for the opposite its window states
@@ -88,6 +91,7 @@ from citebound.verify.checks.lexical import (
     support_fraction,
 )
 from citebound.verify.checks.comparison import comparison_conflicts
+from citebound.verify.checks.conditions import dropped_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
@@ -102,6 +106,9 @@ from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span
 
 BLOCKED_SCORE_FACTOR = 0.25
+# the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")
+RULE_STAGES = ("numbers", "negation", "comparison", "exception", "scope", "modality", "opposite", "dates", "role",
+               "plan", "condition")
 DEFAULT_THRESHOLD = config.SUPPORT_THRESHOLD
 DEFAULT_PARTIAL_FLOOR = 0.5
 
@@ -201,7 +208,8 @@ class Cascade:
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window)),
                                  ("role", role_conflicts(claim, window) or invented_authors(claim, source)),
-                                 ("plan", plan_conflicts(claim, window))):  # fmt: skip
+                                 ("plan", plan_conflicts(claim, window)),
+                                 ("condition", dropped_conditions(claim, window))):  # fmt: skip
             if conflicts:
                 return SourceCheck(
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,

@@ -1,0 +1,63 @@
+"""The condition check: a claim must not state plainly what its source states only under a condition.
+
+"Tickets are refundable" against "Tickets are refundable only if the event is cancelled by the
+organiser": the claim is its source word for word, so the quote stage and word overlap both call it
+supported, yet the source says something else (a refund under a condition). An answer that copies the
+first half of a sentence makes exactly this claim. This rule finds the claim word for word in its best
+evidence window (`find_span`: case, spacing and punctuation aside) and reads the rest of that sentence:
+
+- right after it, a connective that makes it conditional: "only if", "only when", "unless", "provided
+  (that)", "as long as", "on condition that", "subject to", "if", or "only" before a restriction ("only
+  on weekends", "only for members");
+- before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
+  cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
+
+What follows that is no condition stays a detail the claim leaves out ("Refunds take five business
+days" against "... after the item arrives"; ", and adults pay 10 euros"). A claim that carries the
+condition itself is not found word for word up to the connective, so it is left to the other stages.
+The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage
+`condition`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.verify.spans import find_span
+
+# right after the claim: what makes it conditional (the comma before it optional)
+_AFTER = re.compile(
+    r"\s*,?\s*(?:only\s+(?:if|when|where|after|before|for|to|on|in|at|with|within|during|between|once)|"
+    r"unless|provided(?:\s+that)?|as\s+long\s+as|on\s+(?:the\s+)?condition\s+that|subject\s+to|"
+    r"if(?!\s+(?:needed|necessary|possible|any|required)\b)|but\s+only)\b",  # "if needed" adds no condition
+    re.IGNORECASE,
+)
+# a sentence that opens with a conditional clause, then a comma, then the claim
+_BEFORE = re.compile(
+    r"(?:^|[.!?;:]\s+)(?:only\s+if|only\s+when|if|unless|provided(?:\s+that)?|as\s+long\s+as|"
+    r"on\s+(?:the\s+)?condition\s+that)\b[^.!?;]*,\s*$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+
+
+def dropped_conditions(claim: str, window: str) -> list[str]:
+    """What the claim leaves out: the condition under which `window` states it word for word (none
+    when the claim is not in the window word for word, or nothing conditional borders it)."""
+    text = claim.strip().rstrip(".!?;: ")
+    if len(text.split()) < 2:
+        return []
+    span = find_span(window, text)
+    if span is None:
+        return []
+    start, end = span
+    after = window[end:]
+    if _AFTER.match(after):
+        stop = _SENTENCE_END.search(after)
+        condition = after[: stop.start() if stop else len(after)].strip(" ,")
+        return [f"the source goes on {condition[:80]!r}, a condition the claim leaves out"]
+    before = _BEFORE.search(window[:start])
+    if before:
+        condition = window[before.start() : start].strip(" ,.!?;:")
+        return [f"the source opens with {condition[:80]!r}, a condition the claim leaves out"]
+    return []

@@ -1,0 +1,47 @@
+"""The condition stage: a claim copied from a source up to a condition it leaves out is not stated there."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.verify.checkers import make_checker
+from citebound.verify.checks.conditions import dropped_conditions
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "condition"),
+    [
+        ("Tickets are refundable.", "Tickets are refundable only if the event is cancelled.", "only if the event is cancelled"),
+        ("The loan can be repaid early.", "The loan can be repaid early, provided that the fee is paid.", "provided that the fee is paid"),
+        ("Late submissions are accepted.", "Late submissions are accepted unless the instructor objects.", "unless the instructor objects"),
+        ("Members get free parking.", "Members get free parking only on weekends. Guests pay.", "only on weekends"),
+        ("Employees can work from home.", "Provided their manager agrees, employees can work from home.", "Provided their manager agrees"),
+        ("Pets are welcome.", "The rules are short. If they are leashed, pets are welcome.", "If they are leashed"),
+    ],
+)  # fmt: skip
+def test_a_condition_the_claim_leaves_out_is_named(claim, source, condition):
+    found = dropped_conditions(claim, source)
+    assert len(found) == 1 and condition in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Refunds take five business days.", "Refunds take five business days after the item arrives."),  # a detail
+        ("The museum is free for children.", "The museum is free for children, and adults pay 10 euros."),
+        ("Staff will help you carry your bags.", "Staff will help you carry your bags if needed."),
+        ("Tickets are refundable only if the event is cancelled.", "Tickets are refundable only if the event is cancelled."),
+        ("Tickets are refundable if the event is cancelled.", "If the event is cancelled, tickets are refundable."),
+        ("Tickets can be refunded.", "Tickets are refundable only if the event is cancelled."),  # not word for word: other stages
+        ("Open.", "Open only on Sundays."),  # one word: too little to call a copy
+        ("When it rains, the market moves indoors.", "When it rains, the market moves indoors."),
+    ],
+)  # fmt: skip
+def test_what_is_no_condition_or_no_copy_is_left_alone(claim, source):
+    assert dropped_conditions(claim, source) == []
+
+
+@pytest.mark.parametrize("name", ["deterministic", "full"])
+def test_the_stage_settles_it_before_the_quote_shortcut_and_any_model(name):
+    v = make_checker(name).check_pair("Tickets are refundable.", "Tickets are refundable only if the event is cancelled.")
+    assert (v.label, v.stage) == ("unsupported", "condition") and "only if the event is cancelled" in v.reason
