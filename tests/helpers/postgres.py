@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import shutil
+import tempfile
+from pathlib import Path
 
 _counter = itertools.count()
 
@@ -14,6 +17,7 @@ class PostgresServer:
     def __init__(self, folder) -> None:
         import pgserver
 
+        self.folder = Path(folder)
         self._server = pgserver.get_server(str(folder), cleanup_mode="stop")
         self.uri = self._server.get_uri()  # postgresql://postgres:@/postgres?host=/tmp/…
         import psycopg
@@ -54,10 +58,13 @@ class PostgresServer:
                     break
                 time.sleep(0.05)
         self._server.cleanup()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_server(tmp_path_factory) -> PostgresServer | str:
-    """The server, or why it could not start (a skip reason)."""
+def start_server(tmp_path_factory=None) -> PostgresServer | str:  # noqa: ARG001 - kept for callers
+    """The server, or why it could not start (a skip reason). Its data folder is its own (removed by
+    `stop`), not under pytest's basetemp: a second pytest run on the machine deletes all but the newest
+    basetemp folders, and with them a running server's data and socket ("Connection refused" mid-run)."""
     try:
         import pgserver  # noqa: F401
         import psycopg  # noqa: F401
@@ -65,8 +72,10 @@ def start_server(tmp_path_factory) -> PostgresServer | str:
         return f"PostgreSQL tests need the dev extra (pgserver, psycopg): {exc}"
     reason = ""
     for _ in range(2):  # pg_ctl gives up after 10 s; a loaded machine may need a second try
+        folder = tempfile.mkdtemp(prefix="citebound-pg-")
         try:
-            return PostgresServer(tmp_path_factory.mktemp("pgdata"))
+            return PostgresServer(folder)
         except Exception as exc:  # noqa: BLE001 - any failure to start is a reason to skip, reported as such
+            shutil.rmtree(folder, ignore_errors=True)
             reason = f"pgserver could not start PostgreSQL here: {type(exc).__name__}: {exc}"
     return reason
