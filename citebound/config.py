@@ -20,12 +20,19 @@ MAX_QUESTION_CHARS = 4000
 # Reranking: the cross-encoder (citebound/models/reranker/) rescores the top RERANK_DEPTH fused
 # candidates. Whether `ask` reranks by default and at which depth are chosen on SciFact train queries
 # the reranker was not trained on (docs/benchmarks.md, "Reranking").
-RERANK = False
-RERANK_DEPTH = 20
-RERANK_COMBINE = "replace"  # "replace": the reranker's order; "rrf": fused with the fused order;
+# Chosen 2026-12-01 by bench/rerank_choose.py on the 166 held-out SciFact train queries (the third
+# reranker, int8 "smooth"): depth 10, interp 0.5, one window per chunk: nDCG@10 0.7628 -> 0.7793, +185 ms
+# CPU per query at the median (budget 250 ms), so `ask` reranks by default.
+RERANK = True
+RERANK_DEPTH = 10
+RERANK_COMBINE = "interp"  # "replace": the reranker's order; "rrf": fused with the fused order;
 # "interp": RERANK_WEIGHT x the reranker's logit + the rest x the fused score, both min-max scaled
 RERANK_WEIGHT = 0.5
-RERANK_MAX_WINDOWS: int | None = None  # sentence windows scored per chunk (None: all; max taken)
+# onnxruntime threads of the reranker's session. One: it scores one pair per call, and on this 2-core
+# machine a second thread doubled the CPU time per pair (26 against 14 ms, int8) for about the same wall
+# time (docs/benchmarks.md, "An int8 reranker that keeps the float model's order").
+RERANK_THREADS = 1
+RERANK_MAX_WINDOWS: int | None = 1  # sentence windows scored per chunk, those sharing most words with the question (None: all; max taken)
 
 # -- verification ----------------------------------------------------------------------------------
 # Score a claim needs for `supported` with the rule-based checkers; aims at precision of "supported".
@@ -49,6 +56,7 @@ ENVIRONMENT: dict[str, str] = {
     "CITEBOUND_RERANK": "1/true/on or 0/false/off: whether ask reranks the fused candidates (default: config.RERANK)",
     "CITEBOUND_RERANK_DEPTH": "how many fused candidates the reranker rescores (default: config.RERANK_DEPTH)",
     "CITEBOUND_RERANKER_MODEL": "ONNX cross-encoder file the reranker runs (default: the bundled citebound/models/reranker/model.onnx)",
+    "CITEBOUND_RERANK_THREADS": "onnxruntime threads of the reranker (default: config.RERANK_THREADS)",
     "CITEBOUND_OPENAI_BASE_URL": "base URL of the OpenAI-compatible server (backend openai)",
     "CITEBOUND_OPENAI_MODEL": "model name sent to that server",
     "OPENAI_API_KEY": "API key for that server",
@@ -89,6 +97,11 @@ def rerank_enabled() -> bool:
     """Whether `ask` reranks: CITEBOUND_RERANK when it reads as a boolean, else RERANK."""
     raw = (env("CITEBOUND_RERANK") or "").strip().lower()
     return True if raw in _TRUE else False if raw in _FALSE else RERANK
+
+
+def rerank_threads() -> int:
+    """The reranker's onnxruntime threads: CITEBOUND_RERANK_THREADS when a positive integer, else RERANK_THREADS."""
+    return positive_int("CITEBOUND_RERANK_THREADS", RERANK_THREADS)
 
 
 def rerank_depth() -> int:

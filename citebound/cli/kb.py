@@ -155,9 +155,9 @@ def register(app: typer.Typer) -> None:
         rerank_weight: Optional[str] = typer.Option(None, "--rerank-weight", help="hybrid+rerank, interp: the "
                                                     "reranker's share(s) from 0 to 1, comma-separated (default: "
                                                     "config.RERANK_WEIGHT)."),
-        rerank_windows: Optional[int] = typer.Option(None, "--rerank-windows", min=1, help="hybrid+rerank: sentence "
+        rerank_windows: Optional[int] = typer.Option(None, "--rerank-windows", min=0, help="hybrid+rerank: sentence "
                                                      "windows scored per chunk, those sharing most words with the "
-                                                     "question (default: config.RERANK_MAX_WINDOWS; all)."),
+                                                     "question; 0: all (default: config.RERANK_MAX_WINDOWS)."),
     ) -> None:
         """Score retrieval on labelled data: nDCG@10, recall@10/100, MRR@10, MAP (per document, MaxP)."""
         from citebound.evaluate.retrieval_eval import (

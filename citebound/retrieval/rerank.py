@@ -63,7 +63,7 @@ class CrossEncoderReranker:
     `model_path`: an ONNX cross-encoder taking (question, text) (default: `default_model_path()`);
     `encoder`: an already built `citebound.models.cross_encoder.CrossEncoder` instead (shares its cache);
     `max_windows`: score at most this many windows of a chunk (those sharing most words with the
-    question; None: all of them); `combine`: how the reranker's scores order the head (module
+    question; 0: all of them; None: `config.RERANK_MAX_WINDOWS`); `combine`: how the reranker's scores order the head (module
     docstring; default `config.RERANK_COMBINE`); `weight`: the reranker's share for "interp" (default
     `config.RERANK_WEIGHT`). The model loads on first use or on `warm_up()`, never here.
     """
@@ -87,14 +87,14 @@ class CrossEncoderReranker:
         self.weight = check_weight(config.RERANK_WEIGHT if weight is None else weight)
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InputError(f"the rerank depth must be a positive integer, got {depth!r}")
-        max_windows = config.RERANK_MAX_WINDOWS if max_windows is None else max_windows
+        max_windows = config.RERANK_MAX_WINDOWS if max_windows is None else (max_windows or None)
         if max_windows is not None and max_windows < 1:
-            raise InputError(f"max_windows must be a positive integer or None, got {max_windows!r}")
+            raise InputError(f"max_windows must be a positive integer, 0 (all) or None, got {max_windows!r}")
         self.depth = depth
         self.max_windows = max_windows
         if encoder is None:
             path = Path(model_path) if model_path is not None else default_model_path()
-            encoder = OnnxCrossEncoder(path, threads=threads or config.threads())
+            encoder = OnnxCrossEncoder(path, threads=threads or config.rerank_threads())
         self.encoder = encoder
         path = getattr(encoder, "model_path", None)
         self.name = f"{path.parent.name}/{path.name}" if path is not None else getattr(encoder, "name", "cross-encoder")
@@ -222,6 +222,6 @@ def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | No
     key = str(path.resolve())
     with _lock:
         if key not in _encoders:
-            _encoders[key] = OnnxCrossEncoder(path, threads=config.threads()).warm_up()
+            _encoders[key] = OnnxCrossEncoder(path, threads=config.rerank_threads()).warm_up()
         encoder = _encoders[key]
     return CrossEncoderReranker(depth=depth, encoder=encoder)

@@ -28,7 +28,9 @@ LONG_CHUNK = FILLER + "Scurvy is caused by a lack of vitamin C in the diet of sa
 
 @pytest.fixture(scope="module")
 def reranker():
-    return CrossEncoderReranker(STAND_IN, depth=3).warm_up()
+    # every window of a chunk, the reranker's order alone: what these tests check (the defaults are
+    # one window and "interp", config.RERANK_MAX_WINDOWS and RERANK_COMBINE)
+    return CrossEncoderReranker(STAND_IN, depth=3, max_windows=0, combine="replace").warm_up()
 
 
 def test_order_by_scores_reorders_the_head_only():
@@ -118,7 +120,7 @@ def test_scores_are_a_function_of_the_pair_alone(reranker):
     question = "Which birds hunt at night?"
     texts = [FILLER, "Paris is the capital of France.", LONG_CHUNK]
     together = reranker.score(question, texts)
-    alone = [CrossEncoderReranker(STAND_IN).score(question, [t])[0] for t in texts]
+    alone = [CrossEncoderReranker(STAND_IN, max_windows=0).score(question, [t])[0] for t in texts]
     assert together == pytest.approx(alone, abs=1e-9)
     assert reranker.score(question, ["", "   "]) == [0.0, 0.0]  # no sentence, nothing to score
 
@@ -188,6 +190,17 @@ def test_rerank_settings_come_from_config_and_the_environment(monkeypatch):
     monkeypatch.setenv("CITEBOUND_RERANK", "0")
     monkeypatch.setenv("CITEBOUND_RERANK_DEPTH", "many")
     assert config.rerank_enabled() is False and config.rerank_depth() == config.RERANK_DEPTH
+
+
+def test_the_reranker_runs_on_its_own_thread_count(monkeypatch):
+    """One pair per call: the reranker's session takes RERANK_THREADS (1), not the embedder's CITEBOUND_THREADS."""
+    monkeypatch.delenv("CITEBOUND_RERANK_THREADS", raising=False)
+    monkeypatch.setenv("CITEBOUND_THREADS", "2")
+    assert config.rerank_threads() == config.RERANK_THREADS == 1
+    assert CrossEncoderReranker(STAND_IN).encoder.threads == 1
+    monkeypatch.setenv("CITEBOUND_RERANK_THREADS", "3")
+    assert CrossEncoderReranker(STAND_IN).encoder.threads == 3
+    assert CrossEncoderReranker(STAND_IN, threads=2).encoder.threads == 2
 
 
 def test_ask_reranks_when_asked(small_kb):
