@@ -68,10 +68,10 @@ class _Knowledge:
         if self._kb is None:
             from citebound.generation import get_backend
             from citebound.kb import KnowledgeBase
-            from citebound.retrieval import Retriever
+            from citebound.retrieval import Retriever, ask_reranker
 
             self._kb = KnowledgeBase.open(self.path)
-            self._retriever = Retriever(self._kb, mode=self.mode, progress=False)
+            self._retriever = Retriever(self._kb, mode=self.mode, progress=False, reranker=ask_reranker())
             self._backend = get_backend(self.backend_name, **self.backend_options)
         return self._kb, self._retriever, self._backend
 

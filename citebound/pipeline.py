@@ -36,7 +36,7 @@ from citebound.generation.kb_threshold import SETTING_KEY as KB_THRESHOLD_KEY
 from citebound.generation.prompt import InjectionFlag, Prompt, build_prompt
 from citebound.kb import KnowledgeBase
 from citebound.policy import Attempt, RemovedClaim
-from citebound.retrieval import Retriever, Retrieves
+from citebound.retrieval import Retriever, Retrieves, ask_reranker
 from citebound.text.injection import instruction_regions
 from citebound.text.unicode import require_unicode
 from citebound.types import Hit
@@ -160,7 +160,7 @@ def ask(
     request_id = uuid.uuid4().hex
     trace = _Trace()
     with _opened(kb) as kb:
-        retriever = retriever if retriever is not None else Retriever(kb)
+        retriever = retriever if retriever is not None else Retriever(kb, reranker=ask_reranker())
         with trace.timed("retrieve"):
             hits = list(retriever.retrieve(question, k))
             retrieval_weak = bool(not hits or retriever.should_abstain(hits))

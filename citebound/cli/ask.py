@@ -89,7 +89,7 @@ def register(app: typer.Typer) -> None:
         k: int = typer.Option(config.TOP_K, "--k", help="Sources to retrieve."),
         mode: str = typer.Option("hybrid", "--mode", help="Retrieval: hybrid | bm25 | dense"),
         rerank: Optional[bool] = typer.Option(None, "--rerank/--no-rerank", help="Rerank the fused candidates with the "
-                                              "cross-encoder (default: $CITEBOUND_RERANK, else off)."),
+                                              f"cross-encoder (default: $CITEBOUND_RERANK, else {'on' if config.RERANK else 'off'})."),
         rerank_depth: Optional[int] = typer.Option(None, "--rerank-depth", min=1, help="Candidates the reranker "
                                                    f"rescores (default: $CITEBOUND_RERANK_DEPTH, else {config.RERANK_DEPTH})."),
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker: full (the default: rules, then the entailment model) or deterministic (rules only, faster)."),
@@ -99,9 +99,9 @@ def register(app: typer.Typer) -> None:
         """Answer from the knowledge base with verified citations, or abstain."""
         from citebound.kb import KnowledgeBase
         from citebound.pipeline import ask as run
-        from citebound.retrieval import Retriever, shared_reranker
+        from citebound.retrieval import Retriever, ask_reranker
 
-        reranker = shared_reranker(depth=rerank_depth) if (config.rerank_enabled() if rerank is None else rerank) else None
+        reranker = ask_reranker(rerank, rerank_depth)
         with KnowledgeBase.open(kb_path(kb)) as store:
             result = run(question, store, backend=backend, backend_options=parse_options(option),
                          retriever=Retriever(store, mode=mode, reranker=reranker), k=k, checker=checker,

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from citebound import config
 from citebound.datasets import DocumentSet, load_questions, qa_documents
 from citebound.evaluate.qa_report import AbstentionFigures, BaselineFigures, Latency, Paired, QaReport, QaSettings
 from citebound.metrics import abstention_scores, aurc, pick_threshold, risk_coverage, roc_auc
@@ -118,12 +119,12 @@ def _asker(spec: AskSpec, progress: bool = False):  # noqa: ANN202 - (kb, Retrie
     def build():  # noqa: ANN202
         from citebound.generation import get_backend
         from citebound.kb import KnowledgeBase
-        from citebound.retrieval import Retriever
+        from citebound.retrieval import Retriever, ask_reranker
 
         from citebound.pipeline import ask
 
         kb = KnowledgeBase.open(spec.kb)
-        retriever = Retriever(kb, mode="hybrid", progress=progress)
+        retriever = Retriever(kb, mode="hybrid", progress=progress, reranker=ask_reranker())  # as `ask` runs
         retriever.warm_up()
         gen = get_backend(spec.backend, **json.loads(spec.options))
         # one untimed question loads the backend's models, so every timed `ask` is a warm one
@@ -203,7 +204,7 @@ def run_questions(data: Path, *, backend: str = "extractive", backend_options: d
     if threshold is not None:
         described["threshold"] = threshold  # the value applied afterwards, not the OFF used while running
     settings = QaSettings(data=str(data), split=data.name, backend=backend, backend_options=described,
-                          checker=checker or gen.default_checker or DEFAULT_CHECKER, k=k, retrieval="hybrid",
+                          checker=checker or gen.default_checker or DEFAULT_CHECKER, k=k, retrieval="hybrid+rerank" if config.rerank_enabled() else "hybrid",
                           extractive_threshold=threshold, seconds=round(seconds, 1), kb_revision=revision)
     return rows, settings
 

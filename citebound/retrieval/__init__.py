@@ -11,7 +11,7 @@ from __future__ import annotations
 from citebound.retrieval.base import Reranker, Retrieves
 from citebound.retrieval.fusion import rrf, rrf_score
 from citebound.retrieval.hybrid import Candidate, Retriever
-from citebound.retrieval.rerank import CrossEncoderReranker, shared_reranker
+from citebound.retrieval.rerank import CrossEncoderReranker, ask_reranker, shared_reranker
 
 __all__ = ["Retriever", "Candidate", "CrossEncoderReranker", "Reranker", "Retrieves", "rrf", "rrf_score",
-           "shared_reranker"]
+           "shared_reranker", "ask_reranker"]

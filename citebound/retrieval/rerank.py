@@ -225,3 +225,11 @@ def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | No
             _encoders[key] = OnnxCrossEncoder(path, threads=config.rerank_threads()).warm_up()
         encoder = _encoders[key]
     return CrossEncoderReranker(depth=depth, encoder=encoder)
+
+
+def ask_reranker(enabled: bool | None = None, depth: int | None = None) -> CrossEncoderReranker | None:
+    """The reranker `ask` uses wherever it runs (the CLI, the Python API, HTTP, MCP, `eval qa`, the
+    demo): the shared one when reranking is on (`enabled`, else `config.rerank_enabled()`, i.e.
+    CITEBOUND_RERANK or config.RERANK), else None, so that one setting means the same everywhere."""
+    on = config.rerank_enabled() if enabled is None else enabled
+    return shared_reranker(depth=depth) if on else None

@@ -27,11 +27,11 @@ def run_demo(questions: tuple[str, ...] = DEMO_QUESTIONS, *, backend: str = "ext
     """
     from citebound.kb import KnowledgeBase
     from citebound.pipeline import ask
-    from citebound.retrieval import Retriever
+    from citebound.retrieval import Retriever, ask_reranker
 
     with tempfile.TemporaryDirectory(prefix="citebound-demo-") as tmp:
         folder = Path(workdir) if workdir else Path(tmp)
         with KnowledgeBase.open(folder / "kb", create=True) as kb:
             kb.ingest([handbook_path()], progress=False)
-            retriever = Retriever(kb, progress=False)
+            retriever = Retriever(kb, progress=False, reranker=ask_reranker())
             return [ask(q, kb, backend=backend, retriever=retriever) for q in questions]

@@ -36,7 +36,7 @@ from citebound.audit import AuditLog
 from citebound.generation import Backend, get_backend
 from citebound.kb import KnowledgeBase
 from citebound.kb.keys import KeyStore
-from citebound.retrieval import Retriever
+from citebound.retrieval import Retriever, ask_reranker
 from citebound.server.limits import RateLimiter
 from citebound.server.metrics import Metrics
 from citebound.server.settings import ServerSettings
@@ -117,7 +117,7 @@ class Service:
         self.kb_name = "kb" if self.kb.shared else (Path(kb_path).resolve().name or "kb")
         self.backend: Backend = get_backend(settings.backend, **dict(settings.backend_options))
         # requests never embed chunks themselves: the background thread does (or `citebound embed`)
-        self.retriever = Retriever(self.kb, progress=False, embed_at_query=0)
+        self.retriever = Retriever(self.kb, progress=False, embed_at_query=0, reranker=ask_reranker())
         self.keys = KeyStore(self.kb.db)
         self.kb_lock = ReadWriteLock()
         self.metrics = Metrics()
