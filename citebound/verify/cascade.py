@@ -275,7 +275,7 @@ class Cascade:
         deterministic signals by the `gate` (a logistic model, citebound/models/gate.py) when there is
         one, else blended with the lexical score by `lexical_weight`; supported when >= threshold."""
         assert self.semantic is not None
-        if self.quote_shortcut and (span := find_span(source, claim)) is not None:
+        if self.quote_shortcut and (span := find_span(source, claim) or headed_quote(source, claim)) is not None:
             return SourceCheck(source_id, "supported", 1.0, "quote", f"{source_id} states the claim word for word",
                                span=span, missing_terms=tuple(missing_terms), fraction=doc_share)  # fmt: skip
         p, start, end = self.semantic.best_window(claim, source)
@@ -351,3 +351,21 @@ def gate_features(claim: str, terms: Terms, source: str, p: float, span: tuple[i
         "claim_terms": math.log1p(len(terms.terms)),
         "claim_sentences": 1.0 if len(split_sentences(claim)) > 1 else 0.0,
     }
+
+
+def headed_quote(source: str, claim: str, min_words: int = 4) -> tuple[int, int] | None:
+    """(start, end) in `source` of a claim written "HEAD: SENTENCE" where the source states HEAD and then,
+    after it, SENTENCE word for word: how the extractive backend puts a definition's signature or a
+    section heading before the sentence under it ("Queue.put(item, block=True, timeout=None): If optional
+    args block is true ..."). Neither half alone is the claim, and the model scored such joins under the
+    threshold now and then; word for word in that order they are the source's own. SENTENCE needs
+    `min_words` words (a one-word tail would make anything a quote)."""
+    head, sep, body = claim.partition(": ")
+    if not sep or not head.strip() or len(body.split()) < min_words:
+        return None
+    first = find_span(source, head)
+    if first is None:
+        return None
+    rest = find_span(source[first[1] :], body.rstrip().rstrip("."))
+    return None if rest is None else (first[0], first[1] + rest[1])
+
