@@ -26,6 +26,12 @@ Sources (never a test split; never the calibration halves):
   clause dropped (a weaker claim stays supported), against the paragraph.
 - ``multi_sentence_pairs``: two sentences of a paragraph as one claim, supported; the same with one
   sentence edited by a rule above, not supported.
+- ``detail_pairs`` (``rule/detail_*``, 2026-12-01): the same source sentences with one invented detail
+  added to a true statement -> not supported: the sentence cut after its verb + a prepositional phrase
+  of another document ("Refunds are paid" + "in cash"), one phrase replaced by or followed by such a
+  phrase, two neighbouring sentences joined by "because" (a cause the document does not state), "by
+  NAME" added to an agentless passive (a name from elsewhere in the document); supported, in the same
+  shapes: the sentence cut after its own phrase, the two sentences joined by ", and".
 """
 
 from __future__ import annotations
@@ -463,11 +469,171 @@ def multi_sentence_pairs(rng: random.Random, per_doc: int = 2):
     return pairs, _count(pairs)
 
 
+# ------------------------------------------------------------------------ invented details (rule/detail)
+_PREPS = ("in", "on", "at", "by", "with", "within", "for", "from", "during", "after", "before", "through",
+          "under", "over", "via", "without", "until", "into", "against", "across", "near", "throughout")
+_PP_STOP = set(_PREPS) | {"and", "or", "but", "which", "who", "whom", "that", "where", "when", "while", "as", "to",
+                          "is", "was", "are", "were", "be", "been", "has", "have", "had", "because", "since", "than",
+                          "if", "so", "not", "also"}
+_CAUSAL = re.compile(r"\b(because|due to|caused|causes|cause|result|resulted|led to|leads to|therefore|thus|hence|"
+                     r"consequently|so that|owing to|thanks to|reason|since|after|following)\b", re.I)
+_SUBJ_VERB = re.compile(  # a short subject + its verb at the start of a sentence ("Refunds are paid", "Express delivery arrives")
+    r"^(?:The |A |An )?[A-Z][\w'’-]*(?: [\w'’-]+){0,5}? (?:(?:is|are|was|were)(?: (?:also|often|usually|first|later|then|now))?"
+    r" [a-z]+(?:ed|en|wn|nt|lt|ght|ung|ade|id|ld)|(?:has|have|had) been [a-z]+(?:ed|en|wn|nt|lt|ght)|[a-z]{3,}(?:ed|es))\b")
+_PASSIVE = re.compile(r"\b(?:is|are|was|were) (?:(?:first|later|originally|also) )?[a-z]+(?:ed|en|wn|tten|ght|lt)\b(?! by\b)")
+_BAD_START = set(_PREPS) | {"however", "according", "of", "although", "while", "despite", "born", "when", "if", "as",
+                            "since", "because", "following", "unlike", "like", "once", "although", "though", "upon"}
+_LATER_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|will|can|could|would|did|does)\b")
+_LOWER_FIRST = {"The", "A", "An", "This", "These", "That", "Those", "It", "Its", "Their", "They", "He", "She", "His",
+                "Her", "In", "On", "At", "By", "For", "After", "During", "Most", "Many", "Some", "Several", "Each"}
+
+
+def prepositional_phrases(s: str) -> list[tuple[int, int, str]]:
+    """(start, end, preposition) of the short prepositional phrases of s that are not sentence-initial: the
+    preposition + up to 6 words, ending at punctuation, the end, or a word that starts another phrase or
+    clause (another preposition, a conjunction, a relative pronoun, a form of 'be'). A phrase that runs
+    past 6 words without such an end is skipped (its end is unclear)."""
+    toks = list(re.finditer(r"\S+", s))
+    out = []
+    for i, t in enumerate(toks):
+        prep = t.group(0).lower()
+        if i == 0 or prep not in _PREPS:
+            continue
+        end, n, closed = None, 0, False
+        for u in toks[i + 1 : i + 8]:
+            word = u.group(0).rstrip(",.;:)!?\"'")
+            if not word or word.lower() in _PP_STOP:
+                closed = n > 0
+                break
+            n += 1
+            end = u.start() + len(word)
+            if word != u.group(0):  # punctuation after it
+                closed = True
+                break
+            if n == 6:
+                break
+        if end is None:
+            continue
+        if not closed and end < len(s.rstrip(" .")):
+            continue
+        if not _terms(s[t.end() : end]) or re.search(r"[()\[\]\"“”]", s[t.start() : end]) \
+                or s[:end].count("(") != s[:end].count(")"):
+            continue
+        out.append((t.start(), end, prep))
+    return out
+
+
+def detail_pairs(rng: random.Random, per_doc: int = 8, docs: list[tuple[str, str]] | None = None):
+    """Claims that keep a true statement and add or replace one detail (issue 10: the model supported
+    "Refunds are paid in cash." against "Refunds are paid within five business days of the return.").
+    From the same source sentences as ``hard_negative_pairs`` (SQuAD dev fit half, MuSiQue premises), vs
+    their document. A "foreign" phrase is a prepositional phrase of another document (preferably with
+    the same preposition) whose words are mostly absent from this document.
+
+    not supported:
+    - ``rule/detail_short_foreign``: the sentence cut before one of its phrases after the verb + a foreign
+      phrase: "Refunds are paid" + "in cash";
+    - ``rule/detail_replaced``: the whole sentence with one phrase replaced by a foreign one;
+    - ``rule/detail_added``: the sentence up to the end of a phrase + a foreign phrase of another preposition;
+    - ``rule/detail_cause``: two neighbouring sentences joined by "because" (a cause the document does not
+      state; neither sentence nor the text between them has a causal word);
+    - ``rule/detail_agent``: a passive verb without an agent gets "by NAME", a name of the same document
+      from another sentence (an invented author / maker).
+
+    supported (the same shapes, so that the shape alone decides nothing):
+    - ``rule/detail_short_kept``: the sentence cut after one of its phrases after the verb (a prefix of a
+      true sentence: "Refunds are paid within five business days.");
+    - ``rule/detail_and``: the same two neighbouring sentences joined by ", and".
+
+    ``docs`` (key, text) replaces ``source_documents()`` (tests).
+    """
+    docs = source_documents() if docs is None else docs
+    doc_sents = [[s for s in sentences(t) if 30 <= len(s) <= 300] for _, t in docs]
+    pool: dict[str, list[tuple[str, int]]] = defaultdict(list)  # preposition -> (phrase, doc index)
+    for di, sents in enumerate(doc_sents):
+        for s in sents:
+            for a, b, prep in prepositional_phrases(s):
+                pool[prep].append((s[a:b], di))
+    preps = sorted(pool)
+
+    def foreign(di: int, prep: str | None, doc_terms: set[str], avoid: set[str] = frozenset()) -> str | None:
+        for _ in range(8):
+            p = prep if prep in pool and rng.random() < 0.8 else rng.choice(preps)
+            if p in avoid:
+                continue
+            phrase, dj = rng.choice(pool[p])
+            if dj == di or phrase.lower() in docs[di][1].lower():
+                continue
+            terms = _terms(phrase.split(" ", 1)[1]) if " " in phrase else []
+            new = [w for w in terms if w not in doc_terms]
+            if terms and 2 * len(new) >= len(terms):
+                return phrase[0].lower() + phrase[1:]
+        return None
+
+    def end(text: str) -> str:
+        return text.rstrip(" ,;:") + "."
+
+    pairs: list[Pair] = []
+    for di, (key, text) in enumerate(docs):
+        sents = doc_sents[di]
+        if not sents:
+            continue
+        doc_terms = set(_terms(text))
+        ents = _entities(text)
+        for si in rng.sample(range(len(sents)), min(per_doc, len(sents))):
+            s = sents[si]
+            sv = _SUBJ_VERB.match(s)
+            if sv and (s.split(" ", 1)[0].lower().strip(",") in _BAD_START or "(" in sv.group(0)
+                       or (" " not in sv.group(0).rsplit(" ", 2)[-2] and _LATER_VERB.search(s[sv.end() :].split(",")[0]))):
+                sv = None  # not a subject, or a one-word "verb" that is more likely a plural noun ("two calves ... were")
+            pps = prepositional_phrases(s)
+            # phrases that follow the verb closely (at most 4 words between, no comma): the short shape
+            near_verb = [pp for pp in pps if sv and pp[0] >= sv.end() and "," not in s[sv.end() : pp[0]]
+                         and len(s[sv.end() : pp[0]].split()) <= 4]  # fmt: skip
+            r = rng.random()
+            if r < 0.45:  # the short shape: kept (supported) or a foreign phrase (not)
+                if not near_verb:
+                    continue
+                a, b, prep = near_verb[0]
+                if rng.random() < 0.5:
+                    pairs.append((end(s[:b]), text, 1, "rule/detail_short_kept"))
+                elif f := foreign(di, prep, doc_terms):
+                    pairs.append((end(s[:a] + f), text, 0, "rule/detail_short_foreign"))
+            elif r < 0.57:
+                if pps and (f := foreign(di, (pp := rng.choice(pps))[2], doc_terms)):
+                    pairs.append((s[: pp[0]] + f + s[pp[1] :], text, 0, "rule/detail_replaced"))
+            elif r < 0.65:
+                if pps and (f := foreign(di, None, doc_terms, avoid={p for _, _, p in pps})):
+                    pairs.append((end(s[: rng.choice(pps)[1]] + " " + f), text, 0, "rule/detail_added"))
+            elif r < 0.92:  # two neighbouring sentences: joined by "because" (not) or ", and" (supported)
+                if si + 1 >= len(sents) or len(s) + len(sents[si + 1]) > 330:
+                    continue
+                t = sents[si + 1]
+                i0, i1 = text.find(s), text.find(t)
+                if i0 < 0 or i1 < i0 or _CAUSAL.search(text[i0 : i1 + len(t)]):
+                    continue
+                first = t.split(" ", 1)[0]
+                t2 = (t[0].lower() + t[1:]) if first in _LOWER_FIRST else t
+                if rng.random() < 0.5:
+                    pairs.append((s.rstrip(" .") + " because " + t2, text, 0, "rule/detail_cause"))
+                else:
+                    pairs.append((s.rstrip(" .") + ", and " + t2, text, 1, "rule/detail_and"))
+            else:
+                m = _PASSIVE.search(s)
+                others = " ".join(x for x in sents if x != s)
+                names = [e for e in ents if e not in s and e in others and len(e.split()) >= 2]
+                if m and names and s[: m.end()].count("(") == s[: m.end()].count(")"):
+                    pairs.append((end(s[: m.end()] + " by " + rng.choice(names)), text, 0, "rule/detail_agent"))
+    rng.shuffle(pairs)
+    return pairs, _count(pairs)
+
+
 GENERATORS = {
     "factcg": factcg_pairs,
     "squad_claims": squad_claim_pairs,
     "hard_negatives": hard_negative_pairs,
     "multi_sentence": multi_sentence_pairs,
+    "detail": detail_pairs,
 }
 
 
