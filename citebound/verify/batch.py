@@ -20,9 +20,8 @@ import numpy as np
 
 from citebound.errors import InputError
 from citebound.metrics import balanced_accuracy, pick_threshold
-from citebound.verify.cascade import RULE_STAGES
 from citebound.parallel import Executor, worker_state
-from citebound.verify.cascade import Cascade
+from citebound.verify.cascade import RULE_STAGES, Cascade
 from citebound.verify.checkers import CheckerSpec
 from citebound.verify.inputs import json_lines, read_text
 

@@ -103,7 +103,7 @@ from citebound.verify.checks.plans import plan_conflicts
 from citebound.verify.checks.roles import invented_authors, role_conflicts
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
-from citebound.verify.spans import best_window, find_span
+from citebound.verify.spans import best_window, find_span, headed_quote
 
 BLOCKED_SCORE_FACTOR = 0.25
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")
@@ -351,21 +351,3 @@ def gate_features(claim: str, terms: Terms, source: str, p: float, span: tuple[i
         "claim_terms": math.log1p(len(terms.terms)),
         "claim_sentences": 1.0 if len(split_sentences(claim)) > 1 else 0.0,
     }
-
-
-def headed_quote(source: str, claim: str, min_words: int = 4) -> tuple[int, int] | None:
-    """(start, end) in `source` of a claim written "HEAD: SENTENCE" where the source states HEAD and then,
-    after it, SENTENCE word for word: how the extractive backend puts a definition's signature or a
-    section heading before the sentence under it ("Queue.put(item, block=True, timeout=None): If optional
-    args block is true ..."). Neither half alone is the claim, and the model scored such joins under the
-    threshold now and then; word for word in that order they are the source's own. SENTENCE needs
-    `min_words` words (a one-word tail would make anything a quote)."""
-    head, sep, body = claim.partition(": ")
-    if not sep or not head.strip() or len(body.split()) < min_words:
-        return None
-    first = find_span(source, head)
-    if first is None:
-        return None
-    rest = find_span(source[first[1] :], body.rstrip().rstrip("."))
-    return None if rest is None else (first[0], first[1] + rest[1])
-

@@ -67,6 +67,23 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
     return None
 
 
+def headed_quote(source: str, claim: str, min_words: int = 4) -> tuple[int, int] | None:
+    """(start, end) in `source` of a claim written "HEAD: SENTENCE" where the source states HEAD and then,
+    after it, SENTENCE word for word: how the extractive backend puts a definition's signature or a
+    section heading before the sentence under it ("Queue.put(item, block=True, timeout=None): If optional
+    args block is true ..."). Neither half alone is the claim, and the model scored such joins under the
+    threshold now and then; word for word in that order they are the source's own. SENTENCE needs
+    `min_words` words (a one-word tail would make anything a quote)."""
+    head, sep, body = claim.partition(": ")
+    if not sep or not head.strip() or len(body.split()) < min_words:
+        return None
+    first = find_span(source, head)
+    if first is None:
+        return None
+    rest = find_span(source[first[1] :], body.rstrip().rstrip("."))
+    return None if rest is None else (first[0], first[1] + rest[1])
+
+
 def _found_in(terms: Collection[str], wanted: frozenset[str]) -> AbstractSet[str]:
     """The wanted terms among `terms`. A dict (the lexical check's cached sets, see checks/lexical.py)
     is probed with the few wanted terms instead of being walked."""

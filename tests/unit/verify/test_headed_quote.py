@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from citebound.verify.cascade import headed_quote
+from citebound.verify.spans import headed_quote
 from citebound.verify.checkers import make_checker
 
 SOURCE = ("Queue.put(item, block=True, timeout=None)¶\nPut item into the queue. If optional args block is true "
