@@ -24,6 +24,7 @@ import argparse
 import json
 from pathlib import Path
 
+from citebound.metrics import balanced_accuracy
 from citebound.verify import verify_answer
 from citebound.verify.checkers import make_checker
 
@@ -33,25 +34,17 @@ DEFAULT_CASES = HERE / "data" / "unseen_cases" / "cases.jsonl"
 
 def run(cases: list[dict], checker: str) -> dict:
     chk = make_checker(checker)
-    wrong, n_sup, n_uns, ok_sup, ok_uns = [], 0, 0, 0, 0
-    for case in cases:
-        report = verify_answer(f"{case['claim']} [S1]", {"S1": case["source"]}, checker=chk)
-        claim = report.claims[0]
-        said = claim.label == "supported"
-        gold = case["gold"] == "supported"
-        if gold:
-            n_sup += 1
-            ok_sup += said
-        else:
-            n_uns += 1
-            ok_uns += not said
-        if said != gold:
-            wrong.append({"id": case["id"], "kind": case["kind"], "gold": case["gold"], "label": claim.label,
-                          "score": round(claim.score, 3), "claim": case["claim"], "reason": claim.reason})
+    verdicts = [verify_answer(f"{c['claim']} [S1]", {"S1": c["source"]}, checker=chk).claims[0] for c in cases]
+    gold = [c["gold"] == "supported" for c in cases]
+    said = [v.label == "supported" for v in verdicts]
+    wrong = [{"id": c["id"], "kind": c["kind"], "gold": c["gold"], "label": v.label, "score": round(v.score, 3),
+              "claim": c["claim"], "reason": v.reason}
+             for c, v, g, s in zip(cases, verdicts, gold, said) if g != s]
     return {"checker": checker, "threshold": chk.threshold, "cases": len(cases),
-            "balanced_accuracy": round((ok_sup / n_sup + ok_uns / n_uns) / 2, 3),
-            "unsupported_called_supported": n_uns - ok_uns, "unsupported": n_uns,
-            "faithful_not_supported": n_sup - ok_sup, "faithful": n_sup, "wrong": wrong}
+            "balanced_accuracy": round(balanced_accuracy(gold, said), 3),
+            "unsupported_called_supported": sum(s and not g for g, s in zip(gold, said)), "unsupported": gold.count(False),
+            "faithful_not_supported": sum(g and not s for g, s in zip(gold, said)), "faithful": gold.count(True),
+            "wrong": wrong}
 
 
 def main() -> None:
