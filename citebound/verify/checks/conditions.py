@@ -8,7 +8,8 @@ evidence window (`find_span`: case, spacing and punctuation aside) and reads the
 
 - right after it, a connective that makes it conditional: "only if", "only when", "unless", "provided
   (that)", "as long as", "on condition that", "subject to", "if", or "only" before a restriction ("only
-  on weekends", "only for members");
+  on weekends", "only for members"), or "for" a group past a threshold ("for orders over 50 euros",
+  "for children under 12");
 - before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
   cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
 
@@ -29,7 +30,11 @@ from citebound.verify.spans import find_span
 _AFTER = re.compile(
     r"\s*,?\s*(?:only\s+(?:if|when|where|after|before|for|to|on|in|at|with|within|during|between|once)|"
     r"unless|provided(?:\s+that)?|as\s+long\s+as|on\s+(?:the\s+)?condition\s+that|subject\s+to|"
-    r"if(?!\s+(?:needed|necessary|possible|any|required)\b)|but\s+only)\b",  # "if needed" adds no condition
+    r"if(?!\s+(?:needed|necessary|possible|any|required)\b)|but\s+only|"
+    # "for orders over 50 euros", "for children under 12": who or what it holds for, past a threshold
+    r"for\s+(?:[^\W\d_]+\s+){1,3}(?:over|above|under|below|exceeding|aged|"
+    r"(?:of\s+)?(?:more|less|fewer|longer|shorter|older|younger|greater|larger|smaller)\s+than|"
+    r"of\s+(?:at\s+least|over|up\s+to))\s+(?:[$€£]\s*)?\d)",
     re.IGNORECASE,
 )
 # a sentence that opens with a conditional clause, then a comma, then the claim

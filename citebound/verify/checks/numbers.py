@@ -584,7 +584,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 continue
             if not wanted.units and wanted.stems and not wanted.stems & got.stems and any(
                 w in words for w in run  # type: ignore[operator]
-            ) and not wanted.stems & _partitive(source, s_start, found.start, word_stem):
+            ) and not wanted.stems & _partitive(source, s_start, found.start, word_stem) \
+                    and not _gapped(i, got, mentions, attached, s_start, wanted.stems):
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {' '.join(wanted.words)!r}"))
                 continue
             # 2. the sentence is about the claim's subject
@@ -650,6 +651,16 @@ def _elided_owner(source: str, found: NumberMention, mentions: Sequence[NumberMe
             return frozenset()
         return frozenset(word_stem(w) for w in m.group(1).split() if _content(w))
     return frozenset()
+
+
+def _gapped(i: int, got: Attached, mentions: Sequence[NumberMention], attached, s_start: int,
+            stems: frozenset[str]) -> bool:  # fmt: skip
+    """Whether the i-th source value is bare and an earlier value of its sentence is stated with `stems`:
+    "40,000 visitors in 2021 and 52,000 in 2022" leaves out the noun of 52,000, which counts visitors too."""
+    if got.words or mentions[i].kind == "year":
+        return False
+    return any(stems & attached(k).stems for k in range(i)
+               if mentions[k].start >= s_start and mentions[k].kind != "year")  # fmt: skip
 
 
 # "Of 500 patients screened, 320 were enrolled": the value counts what the "of" phrase before it names
