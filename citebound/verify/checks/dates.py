@@ -11,7 +11,8 @@ window:
   in March" -> resign; an "-ed" form or a common irregular one), stemmed; a noun before a date ("the
   council in 2017") names no event and is not read;
 - in the evidence, every occurrence of that stem followed by a date in the same way binds the event to
-  that date;
+  that date; so does the event of a short complement of its own clause ("opened to the public in 1994",
+  in the claim as well), and a range ("ran from 2010 to 2015") binds it to both ends;
 - a conflict: the evidence binds the event to other dates of the same kind (years to years, months to
   months) only, never to the claim's, while the
   claim's date is in the evidence (given to something else). An event the evidence never dates, or
@@ -42,6 +43,10 @@ _IRREGULAR_PAST = frozenset({"began", "begun", "became", "built", "bought", "cam
 _TOKEN = re.compile(r"[^\W_]+|[.,;:!?()\[\]\"“”]")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _GAP = 3  # linking words between an event and its date
+_COMPLEMENT = 4  # words of the event's own clause between it and the linking words ("opened to the public in")
+_CLAUSE_ENDS = frozenset({".", ",", ";", ":", "!", "?", "(", ")", "and", "but", "or", "while", "whereas", "which", "who",
+                          "that", "when", "after", "before", "until", "since"})  # fmt: skip
+_RANGE_WORDS = frozenset({"to", "until", "till", "through", "and"})
 
 
 def _date(toks: list[str], i: int) -> str | None:
@@ -63,18 +68,39 @@ def _event(tok: str) -> bool:
     return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed"))
 
 
+def _event_before(toks: list[str], i: int) -> int | None:
+    """The index of the event that dates toks[i]: right before it past linking words ("opened in"), or
+    past a short complement of its own clause ("opened to the public in", "sold the company in")."""
+    j = i - 1
+    while j >= 0 and i - j <= _GAP + 1 and toks[j] in _LINKS:
+        j -= 1
+    if j < 0 or i - j > _GAP + 1:
+        return None
+    if _event(toks[j]):
+        return j
+    k, skipped = j, 0
+    while k >= 0 and skipped < _COMPLEMENT and toks[k] not in _CLAUSE_ENDS and _date(toks, k) is None \
+            and not toks[k].isdigit() and not _event(toks[k]):  # fmt: skip
+        k -= 1
+        skipped += 1
+    return k if k >= 0 and _event(toks[k]) else None
+
+
 def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
-    """(event stem, date, index of the date) for every `EVENT link* DATE` in the tokens."""
+    """(event stem, date, index of the date) for every `EVENT (complement) link* DATE` in the tokens; a
+    range ("from 2010 to 2015", "2010-2015") binds the event to both ends."""
     out = []
     for i in range(len(toks)):
         date = _date(toks, i)
         if date is None:
             continue
-        j = i - 1
-        while j >= 0 and i - j <= _GAP + 1 and toks[j] in _LINKS:
-            j -= 1
-        if j >= 0 and i - j <= _GAP + 1 and _event(toks[j]):
-            out.append((stem(toks[j]), date, i))
+        j = _event_before(toks, i)
+        if j is None:
+            continue
+        out.append((stem(toks[j]), date, i))
+        k = i + 2 if i + 2 < len(toks) and toks[i + 1] in _RANGE_WORDS else i + 1
+        if k < len(toks) and (end := _date(toks, k)) is not None and end.startswith("month:") == date.startswith("month:"):
+            out.append((stem(toks[j]), end, k))
     return out
 
 
