@@ -343,10 +343,12 @@ def phase_vectors(args) -> dict:
     copied = 0
     if cache_db.exists():
         con.execute("ATTACH DATABASE ? AS cache", (f"file:{cache_db}?mode=ro",))
+        # a cache KB not opened since migration m009 keeps its hashes in hexadecimal: matched as such
+        con.create_function("digest", 1, lambda h: bytes.fromhex(h) if isinstance(h, str) else h, deterministic=True)
         with con:
             cur = con.execute(
-                "INSERT OR IGNORE INTO vectors (content_hash, model, vec) SELECT v.content_hash, v.model, v.vec "
-                "FROM cache.vectors v WHERE v.content_hash IN (SELECT content_hash FROM chunks)")
+                "INSERT OR IGNORE INTO vectors (content_hash, model, vec) SELECT digest(v.content_hash), v.model, v.vec "
+                "FROM cache.vectors v WHERE digest(v.content_hash) IN (SELECT content_hash FROM chunks)")
             copied = cur.rowcount
         con.execute("DETACH DATABASE cache")
     total = con.execute("SELECT COUNT(DISTINCT content_hash) FROM chunks").fetchone()[0]
@@ -375,17 +377,7 @@ def phase_queries(args) -> dict:
 
     queries = load_queries(args.data, args.queries)
     kb = KnowledgeBase.open(args.work / "kb")
-    out: dict = {}
-    bm25 = Retriever(kb, mode="bm25", progress=False)
-    out["bm25_retrieve"] = latencies(lambda q: bm25.retrieve(q, k=10), queries)
-    out["bm25_index_search"] = latencies(lambda q: kb.bm25.search(q, 10), queries)
-    # the same three, query by query in one loop (order rotated), so that they share the machine's load
-    fns = {"tantivy_direct": tantivy_direct(args.work / "tantivy"),
-           "bm25_retrieve": lambda q: bm25.retrieve(q, k=10),
-           "bm25_index_search": lambda q: kb.bm25.search(q, 10)}
-    if (args.work / "tantivy_text").exists():  # tantivy returning the passages' text, as retrieve does
-        fns["tantivy_direct_text"] = tantivy_direct(args.work / "tantivy_text", text=True)
-    out["bm25_paired"] = paired(fns, queries)
+    out: dict = bm25_figures(kb, args.work, queries)
     # dense and hybrid with exact search ("dense", "hybrid"), then as citebound runs them ("dense_default",
     # "hybrid_default": the saved HNSW graph past vectors.HNSW_MIN_CHUNKS, built first if there is none)
     from citebound.retrieval import vectors
@@ -409,6 +401,36 @@ def phase_queries(args) -> dict:
     out["peak_rss_mb"] = peak_rss_mb()
     kb.close()
     del np
+    return out
+
+
+def bm25_figures(kb, work: Path, queries: list[str]) -> dict:
+    """citebound's BM25 `retrieve` and raw index search, alone, then paired query by query with tantivy
+    direct (ids only, and returning the text when its index exists)."""
+    from citebound.retrieval import Retriever
+
+    out: dict = {}
+    bm25 = Retriever(kb, mode="bm25", progress=False)
+    out["bm25_retrieve"] = latencies(lambda q: bm25.retrieve(q, k=10), queries)
+    out["bm25_index_search"] = latencies(lambda q: kb.bm25.search(q, 10), queries)
+    # the same three, query by query in one loop (order rotated), so that they share the machine's load
+    fns = {"tantivy_direct": tantivy_direct(work / "tantivy"),
+           "bm25_retrieve": lambda q: bm25.retrieve(q, k=10),
+           "bm25_index_search": lambda q: kb.bm25.search(q, 10)}
+    if (work / "tantivy_text").exists():  # tantivy returning the passages' text, as retrieve does
+        fns["tantivy_direct_text"] = tantivy_direct(work / "tantivy_text", text=True)
+    out["bm25_paired"] = paired(fns, queries)
+    return out
+
+
+def phase_bm25(args) -> dict:
+    """Only the BM25 figures of `phase_queries` (no vectors needed), with the load average."""
+    from citebound.kb import KnowledgeBase
+
+    queries = load_queries(args.data, args.queries)
+    with KnowledgeBase.open(args.work / "kb") as kb:
+        out = bm25_figures(kb, args.work, queries)
+    out["load_average"] = [round(x, 2) for x in os.getloadavg()]
     return out
 
 
@@ -513,7 +535,8 @@ def phase_ask(args) -> dict:
 
 
 PHASES = {"ingest": phase_ingest, "tantivy": phase_tantivy, "embedding": phase_embedding,
-          "vectors": phase_vectors, "open": phase_open, "queries": phase_queries, "ask": phase_ask}
+          "vectors": phase_vectors, "open": phase_open, "queries": phase_queries, "ask": phase_ask,
+          "bm25": phase_bm25}
 
 
 def run_phase(args, name: str, *extra: str) -> dict:
@@ -546,6 +569,9 @@ def main() -> None:
     p.add_argument("--reuse-kb", action="store_true", help="skip corpus + ingest; measure the KB in --work")
     p.add_argument("--ask-only", action="store_true",
                    help="only copy cached vectors and measure `ask` (cold and warm) on the KB already in --work")
+    p.add_argument("--disk-bm25", action="store_true",
+                   help="only the two ratios of disk and BM25 query: corpus (kept if --work has one), ingest, "
+                        "tantivy direct, BM25 queries (no embedding, vectors, dense or ask)")
     p.add_argument("--phase", choices=sorted(PHASES), help=argparse.SUPPRESS)
     p.add_argument("--cold", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cold-index", type=int, default=0, help=argparse.SUPPRESS)
@@ -562,11 +588,26 @@ def main() -> None:
         result["ask_cold"] = [run_phase(args, "ask", "--cold", "--cold-index", str(i))["cold_ms"]
                               for i in range(args.cold_runs)]
         result["ask_warm"] = run_phase(args, "ask")
-        text = json.dumps(result, indent=1)
-        if args.out:
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(text + "\n")
-        print(text)
+        write_result(args, result)
+        return
+    if args.disk_bm25:
+        corpus = args.work / "corpus" / "corpus.jsonl"
+        result["corpus"] = (build_corpus(args.data, corpus, args.chunks) if not corpus.exists()
+                            else {"reused": str(corpus)})
+        result["ingest"] = run_phase(args, "ingest")
+        result["tantivy"] = run_phase(args, "tantivy")
+        result["bm25"] = run_phase(args, "bm25")
+        paired_ = result["bm25"]["bm25_paired"]
+        result["ratios"] = {
+            "disk_vs_tantivy": ratio(result["ingest"]["disk_mb"]["total"], result["tantivy"]["disk_mb"]),
+            "disk_vs_tantivy_with_text": ratio(result["ingest"]["disk_mb"]["total"],
+                                               result["tantivy"]["with_text"]["disk_mb"]),
+            "bm25_query_vs_tantivy_paired": paired_["p50_ratio_vs_tantivy_direct"]["bm25_retrieve"],
+            "bm25_query_vs_tantivy_with_text_paired": ratio(paired_["bm25_retrieve"]["p50_ms"],
+                                                            paired_["tantivy_direct_text"]["p50_ms"]),
+            "bm25_build_vs_tantivy": ratio(result["ingest"]["bm25_index_s"], result["tantivy"]["build_s"]),
+        }
+        write_result(args, result)
         return
     result_path = args.work / "result.json"
     if args.reuse_kb and result_path.exists():
@@ -599,6 +640,10 @@ def main() -> None:
         "ask_warm_p50_ms": result["ask_warm"]["p50_ms"],
     }
     result_path.write_text(json.dumps(result, indent=1))
+    write_result(args, result)
+
+
+def write_result(args, result: dict) -> None:
     text = json.dumps(result, indent=1)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -35,8 +35,13 @@ class ChunkSpan:
 
 
 def content_hash(text: str) -> str:
-    """Hash of a text, used to key versions and embeddings."""
+    """Hash of a text, used to key versions and embeddings (hexadecimal: what the store hands out)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_digest(text: str) -> bytes:
+    """`content_hash` as the 32 bytes the store keeps (migration m009)."""
+    return hashlib.sha256(text.encode("utf-8")).digest()
 
 
 def chunk_id(doc_id: str, start: int, end: int, text: str) -> str:

@@ -46,7 +46,7 @@ from citebound.kb.chunk import (
     check_settings,
     chunk_id,
     chunk_spans,
-    content_hash,
+    content_digest,
 )
 from citebound.kb.ingest import RawDocument, Skipped, collect
 from citebound.kb.migrations import migrate
@@ -84,6 +84,11 @@ def _active(columns: str, where: str = "") -> str:
 # (chunk_id, doc_id, start, end, version, body) of the chunks whose ids fill {marks}, for `get_chunks`
 _CHUNKS_BY_ID = ('SELECT c.chunk_id, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
                  "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_id IN ({marks})")
+
+# (doc_id, current_version, status, source) of documents, for `DocumentInfo`: a document's source is its
+# current version's unless it names another (m009)
+_DOCUMENTS = ("SELECT d.doc_id, d.current_version, d.status, COALESCE(d.source, v.source) FROM documents d "
+              "LEFT JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version {where}")
 
 # (chunk_id, content_hash, start, end, doc_id, version, body) rows, for `_sliced`
 _ACTIVE_ROWS = 'c.chunk_id, c.content_hash, c.start, c."end", d.doc_id, d.current_version, v.body'
@@ -570,21 +575,22 @@ class KnowledgeBase:
         """Write one document inside the open transaction: (outcome, version, index adds, index deletes,
         new chunks), outcome being unchanged | added | updated."""
         db = self.db
-        digest = content_hash(doc.text)
+        digest = content_digest(doc.text)
         row = db.execute(
-            "SELECT d.current_version, d.status, v.content_hash FROM documents d "
+            "SELECT d.current_version, d.status, v.content_hash, v.source FROM documents d "
             "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
             "WHERE d.doc_id = ?",
             (doc.doc_id,),
         ).fetchone()
         adds: dict[str, str] = {}
-        if row is not None and row[2] == digest:
+        if row is not None and bytes(row[2]) == digest:
             if row[1] == "active":
                 return "unchanged", row[0], adds, set(), 0
-            # a removed document ingested again with the same text: bring it back
+            # a removed document ingested again with the same text: bring it back (its source is stored
+            # only when it is not its current version's: m009)
             db.execute(
                 "UPDATE documents SET status = 'active', source = ?, updated_revision = ? WHERE doc_id = ?",
-                (doc.source, revision, doc.doc_id),
+                (None if doc.source == row[3] else doc.source, revision, doc.doc_id),
             )
             text = self.document_text(doc.doc_id, row[0])
             for cid, start, end in db.execute(
@@ -609,7 +615,7 @@ class KnowledgeBase:
             cur = db.execute(
                 'INSERT INTO chunks (chunk_id, doc_id, start, "end", version, content_hash) '
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO NOTHING",
-                (cid, doc.doc_id, span.start, span.end, version, content_hash(text)),
+                (cid, doc.doc_id, span.start, span.end, version, content_digest(text)),
             )
             if cur.rowcount:
                 new_chunks += cur.rowcount
@@ -624,10 +630,10 @@ class KnowledgeBase:
                 adds[cid] = text
         db.execute(
             "INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
-            "VALUES (?, ?, 'active', ?, ?) ON CONFLICT(doc_id) DO UPDATE SET "
+            "VALUES (?, ?, 'active', NULL, ?) ON CONFLICT(doc_id) DO UPDATE SET "
             "current_version = excluded.current_version, status = 'active', "
-            "source = excluded.source, updated_revision = excluded.updated_revision",
-            (doc.doc_id, version, doc.source, revision),
+            "source = NULL, updated_revision = excluded.updated_revision",  # the new version has the source
+            (doc.doc_id, version, revision),
         )
         return ("added" if row is None else "updated"), version, adds, old - set(new), new_chunks
 
@@ -695,19 +701,14 @@ class KnowledgeBase:
         return int(row[0])
 
     def document(self, doc_id: str) -> DocumentInfo:
-        row = self.db.execute(
-            "SELECT doc_id, current_version, status, source FROM documents WHERE doc_id = ?", (doc_id,)
-        ).fetchone()
+        row = self.db.execute(_DOCUMENTS.format(where="WHERE d.doc_id = ?"), (doc_id,)).fetchone()
         if row is None:
             raise InputError(f"unknown document id {doc_id!r}")
         return DocumentInfo(*row)
 
     def documents(self, include_removed: bool = False) -> list[DocumentInfo]:
-        where = "" if include_removed else "WHERE status = 'active'"
-        return [
-            DocumentInfo(*r)
-            for r in self.db.execute(f"SELECT doc_id, current_version, status, source FROM documents {where} ORDER BY doc_id")
-        ]
+        where = "" if include_removed else "WHERE d.status = 'active'"
+        return [DocumentInfo(*r) for r in self.db.execute(_DOCUMENTS.format(where=where) + " ORDER BY d.doc_id")]
 
     def versions(self, doc_id: str) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT version FROM versions WHERE doc_id = ? ORDER BY version", (doc_id,))]
@@ -724,8 +725,9 @@ class KnowledgeBase:
         ]
 
     def active_chunks(self) -> Iterator[tuple[str, str, str]]:
-        """(chunk_id, text, content_hash) of every retrievable chunk."""
-        yield from _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec)
+        """(chunk_id, text, content_hash) of every retrievable chunk (the hash in hexadecimal)."""
+        for cid, text, digest in _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec):
+            yield cid, text, bytes(digest).hex()
 
     def stats(self) -> dict[str, int]:
         q = self.db.execute
@@ -740,13 +742,14 @@ class KnowledgeBase:
 
     # -- vectors --------------------------------------------------------------------------------------
     def missing_vectors(self, model: str) -> dict[str, str]:
-        """{content hash: text} of the retrievable chunks with no vector for `model` yet."""
-        have = {r[0] for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (model,))}
-        todo: dict[str, str] = {}
-        for _, text, digest in self.active_chunks():
+        """{content hash (hexadecimal): text} of the retrievable chunks with no vector for `model` yet."""
+        have = {bytes(r[0]) for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (model,))}
+        todo: dict[bytes, str] = {}
+        for _, text, digest in _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec):
+            digest = bytes(digest)
             if digest not in have and digest not in todo:
                 todo[digest] = text
-        return todo
+        return {digest.hex(): text for digest, text in todo.items()}
 
     def ensure_vectors(
         self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None, executor=None
@@ -791,7 +794,7 @@ class KnowledgeBase:
                 db.executemany(
                     "INSERT INTO vectors (content_hash, model, vec) VALUES (?, ?, ?) "
                     "ON CONFLICT (content_hash, model) DO UPDATE SET vec = excluded.vec",
-                    [(d, embedder.name, db.encode_vector(v)) for (d, _), v in zip(part, vecs)],
+                    [(bytes.fromhex(d), embedder.name, db.encode_vector(v)) for (d, _), v in zip(part, vecs)],
                 )
                 db.execute(
                     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -862,7 +865,7 @@ def _connect(where: Path | str, create: bool):  # noqa: ANN202 - a citebound.db.
     except sqlite3.DatabaseError as exc:
         db.close()
         raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
-    if "m008_compact_store" in applied:
+    if {"m008_compact_store", "m009_compact_catalogue"} & set(applied):
         _vacuum(db, db_path)
     return db
 

@@ -97,7 +97,7 @@ def _documents(service: Any, include_removed: bool) -> dict[str, Any]:
         versions: dict[str, list[dict[str, Any]]] = {}
         for doc_id, version, digest, at, chars in kb.db.execute(
                 "SELECT doc_id, version, content_hash, ingested_at, chars FROM versions ORDER BY doc_id, version"):
-            versions.setdefault(doc_id, []).append({"version": version, "content_hash": digest,
+            versions.setdefault(doc_id, []).append({"version": version, "content_hash": bytes(digest).hex(),
                                                     "ingested_at": at, "characters": chars})
         docs = [{"doc_id": d.doc_id, "current_version": d.current_version, "status": d.status,
                  "versions": versions.get(d.doc_id, [])} for d in kb.documents(include_removed=include_removed)]

@@ -29,8 +29,8 @@ OLD_DOCS = {  # doc id -> (texts of its versions, status)
 }
 
 
-def _old_db(target):
-    """A connection to `target` with only the migrations before m008 applied."""
+def _old_db(target, before: str = "m008"):
+    """A connection to `target` with only the migrations before `before` applied."""
     if is_postgres(str(target)):
         from citebound.db.postgres import open_postgres
 
@@ -40,7 +40,7 @@ def _old_db(target):
         db = open_sqlite(target / "kb.sqlite3")
     db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     for name, fn in MIGRATIONS:
-        if name < "m008":
+        if name < before:
             with write_transaction(db):
                 fn(db)
                 db.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, '')", (name,))

@@ -1,0 +1,172 @@
+"""Migration m009 (content hashes as 32 bytes, a document's source stored once), on both backends: a KB
+written before it reads the same after it, its vectors still match their chunks, re-ingesting the same
+text is still "unchanged", and a document brought back from another path keeps that path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+
+import numpy as np
+
+from citebound.db import is_postgres, open_sqlite, write_transaction
+from citebound.kb import KnowledgeBase
+from citebound.kb.chunk import chunk_id, chunk_spans, content_hash
+from citebound.kb.ingest import RawDocument
+from citebound.kb.textcodec import pack
+
+from test_compact_store import _old_db  # the same folder: on sys.path under pytest
+
+SIZE, LAP = 200, 40
+MODEL = "test-model"
+DOCS = {  # doc id -> (texts of its versions, status)
+    "harbour": (["The harbour of Marstal froze in 1942. Ships waited for the ice to break. " * 4,
+                 "The harbour of Marstal froze in 1942. Ships waited for the ice to break. " * 4 + "A new ending."],
+                "active"),
+    "mill": (["The windmill at Rutsker grinds rye on Saturdays from May to September."], "active"),
+    "gone": (["Removed documents still resolve for old citations."], "removed"),
+}
+
+
+def write_m008_kb(target, docs=DOCS) -> dict:
+    """A KB as the store wrote it before m009 (hashes in hexadecimal, the source in documents and
+    versions), with a vector for the first chunk of each document; returns what it holds."""
+    db = _old_db(target, before="m009")
+    chunks: dict[str, tuple[str, int, str]] = {}
+    vectors: dict[str, np.ndarray] = {}
+    with write_transaction(db):
+        db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                       [("chunk_size", str(SIZE)), ("overlap", str(LAP)), ("revision", "1"), ("kb_id", uuid.uuid4().hex)])
+        for doc_id, (versions, status) in docs.items():
+            for version, text in enumerate(versions, 1):
+                db.execute("INSERT INTO versions (doc_id, version, content_hash, body, chars, source, ingested_at, "
+                           "revision) VALUES (?, ?, ?, ?, ?, ?, 0, 1)",
+                           (doc_id, version, content_hash(text), pack(text), len(text), f"/old/{doc_id}.txt"))
+                for ord_, span in enumerate(chunk_spans(text, SIZE, LAP)):
+                    piece = text[span.start : span.end]
+                    cid = chunk_id(doc_id, span.start, span.end, piece)
+                    db.execute('INSERT INTO chunks (chunk_id, doc_id, start, "end", version, content_hash) '
+                               "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO UPDATE SET version = excluded.version",
+                               (cid, doc_id, span.start, span.end, version, content_hash(piece)))
+                    db.execute("INSERT INTO version_chunks (doc_id, version, ord, chunk_id) VALUES (?, ?, ?, ?)",
+                               (doc_id, version, ord_, cid))
+                    chunks[cid] = (doc_id, version, piece)
+                    if ord_ == 0 and content_hash(piece) not in vectors:
+                        vec = np.random.default_rng(len(vectors)).standard_normal(8).astype(np.float32)
+                        vectors[content_hash(piece)] = vec / np.linalg.norm(vec)
+                        db.execute("INSERT INTO vectors (content_hash, model, vec) VALUES (?, ?, ?) "
+                                   "ON CONFLICT (content_hash, model) DO NOTHING",
+                                   (content_hash(piece), MODEL, db.encode_vector(vectors[content_hash(piece)])))
+            db.execute("INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
+                       "VALUES (?, ?, ?, ?, 1)", (doc_id, len(versions), status, f"/old/{doc_id}.txt"))
+    db.close()
+    return {"chunks": chunks, "vectors": vectors}
+
+
+def test_a_kb_from_before_m009_reads_the_same_after_it(kb_target):
+    old = write_m008_kb(kb_target)
+    with KnowledgeBase.open(kb_target) as kb:
+        got = kb.get_chunks(list(old["chunks"]))
+        assert {c.id: (c.doc_id, c.version, c.text) for c in got} == old["chunks"]
+        assert {d.doc_id: d.source for d in kb.documents(include_removed=True)} == \
+            {d: f"/old/{d}.txt" for d in DOCS}
+        # stored: 32-byte hashes, the source once
+        for table in ("versions", "chunks", "vectors"):
+            assert {len(bytes(h)) for (h,) in kb.db.execute(f"SELECT content_hash FROM {table}")} == {32}
+        assert kb.db.execute("SELECT COUNT(*) FROM documents WHERE source IS NOT NULL").fetchone()[0] == 0
+        # handed out in hexadecimal, as before; the vectors still belong to their chunks
+        active = list(kb.active_chunks())
+        assert active and all(h == content_hash(text) for _, text, h in active)
+        missing = kb.missing_vectors(MODEL)
+        assert set(missing) == {h for _, _, h in active} - set(old["vectors"])
+        ids, matrix = kb.load_vectors(MODEL)
+        by_id = dict(zip(ids, matrix))
+        for cid, text, digest in active:
+            if digest in old["vectors"]:
+                assert np.allclose(by_id.pop(cid), old["vectors"][digest])
+        assert not by_id
+        # the same text again is unchanged; a removed document brought back from another path keeps it
+        report = kb.ingest_documents([RawDocument("mill", DOCS["mill"][0][0], "/new/mill.txt"),
+                                      RawDocument("gone", DOCS["gone"][0][0], "/new/gone.txt")], progress=False)
+        assert report.unchanged == ["mill"] and report.added == ["gone"]
+        assert kb.document("mill").source == "/old/mill.txt"
+        assert kb.document("gone").source == "/new/gone.txt" and kb.document("gone").current_version == 1
+        # a new version carries its own source, and the document reads it
+        kb.ingest_documents([RawDocument("gone", "Removed documents come back with new text.", "/v2/gone.txt")],
+                            progress=False)
+        assert kb.document("gone").source == "/v2/gone.txt" and kb.document("gone").current_version == 2
+        assert kb.db.execute("SELECT source FROM versions WHERE doc_id = 'gone' ORDER BY version").fetchall() == \
+            [("/old/gone.txt",), ("/v2/gone.txt",)]
+    if not is_postgres(str(kb_target)):
+        con = sqlite3.connect(kb_target / "kb.sqlite3")
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("PRAGMA freelist_count").fetchone()[0] == 0  # VACUUM ran after the migration
+        con.close()
+
+
+def test_a_new_kb_keeps_what_its_api_shows(kb_target):
+    with KnowledgeBase.open(kb_target, create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        kb.ingest_documents([RawDocument("mill", DOCS["mill"][0][0], "mill.txt")], progress=False)
+        assert kb.document("mill").source == "mill.txt" and kb.documents()[0].source == "mill.txt"
+        (digest,) = kb.db.execute("SELECT content_hash FROM versions").fetchone()
+        assert bytes(digest).hex() == content_hash(DOCS["mill"][0][0])
+        kb.remove("mill")
+        assert kb.document("mill").source == "mill.txt" and kb.documents() == []
+        assert [d.source for d in kb.documents(include_removed=True)] == ["mill.txt"]
+        kb.ingest_documents([RawDocument("mill", DOCS["mill"][0][0], "mill.txt")], progress=False)
+        assert kb.db.execute("SELECT source FROM documents").fetchall() == [(None,)]  # the same path: not stored twice
+
+
+# opens the KB with m009 held open: its writes done, its transaction not committed, until killed
+CHILD_OPEN = """
+import sys, time
+from citebound.kb import KnowledgeBase, migrations
+steps = migrations.migration.steps
+at = [name for name, _ in steps].index("m009_compact_catalogue")
+real = steps[at][1]
+def held(db):
+    real(db)
+    print("migrated", flush=True)
+    time.sleep(120)
+steps[at] = (steps[at][0], held)
+KnowledgeBase.open(sys.argv[1]).close()
+"""
+
+
+def _stored_hash(target) -> object:
+    if is_postgres(str(target)):
+        from citebound.db.postgres import open_postgres
+
+        db = open_postgres(str(target), lock="kb")
+    else:
+        db = open_sqlite(target / "kb.sqlite3")
+    try:
+        return db.execute("SELECT content_hash FROM chunks ORDER BY chunk_id LIMIT 1").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_a_process_killed_inside_m009_leaves_a_kb_that_migrates_next_time(kb_target):
+    docs = {f"d{i:04d}": ([f"Document {i} tells of harbour number {i % 97}. " * (5 + i % 40)], "active")
+            for i in range(300)}
+    old = write_m008_kb(kb_target, docs)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen([sys.executable, "-c", CHILD_OPEN, str(kb_target)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "migrated"
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    first = _stored_hash(kb_target)
+    assert isinstance(first, str) and len(first) == 64  # nothing of the killed migration was kept
+    with KnowledgeBase.open(kb_target) as kb:
+        sample = list(old["chunks"])[::7]
+        assert {c.id: (c.doc_id, c.version, c.text) for c in kb.get_chunks(sample)} == {c: old["chunks"][c] for c in sample}
+        assert kb.documents()[0].source == "/old/d0000.txt"
+        assert {len(bytes(h)) for (h,) in kb.db.execute("SELECT content_hash FROM chunks")} == {32}
+        assert set(kb.missing_vectors(MODEL)).isdisjoint(old["vectors"])
