@@ -25,6 +25,10 @@ moves to another verb ("in Munich and moved to Berlin"). A negated claim is left
 it with the negation rule; a conflict makes the source `unsupported` (stage `role`) whatever a model
 says.
 
+`swapped_roles`, in the same stage: who did a deed to whom, turned round ("Northwind acquired Acme"
+against "In 2019 Acme acquired Northwind"; a passive "was acquired by" read as the deed it names), with
+the same verb; a synonym ("bought") is not compared.
+
 `invented_authors`, in the same stage: a name the claim gives as who wrote, made or founded something
 ("written by Dr. Lee", "designed by Gehry") of which the whole source names no word ("The report was
 published by the health ministry"): the entailment model supported that one (P = 0.58). Only after a
@@ -205,6 +209,50 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
             said = " and ".join(sorted(names))
             out.append(f"the source says {' and '.join(sorted(others))!r} where the claim says {said!r} "
                        f"({'who' if role == 'who' else 'where'} {written!r})")  # fmt: skip
+    return out
+
+
+_BE = frozenset({"was", "were", "is", "are", "been", "be"})
+
+
+def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str], str]]:
+    """(verb stem, who, whom, the verb as written) for each "NAME VERB NAME" ("Acme acquired Northwind")
+    and "NAME was VERB by NAME" ("Northwind was acquired by Acme": Acme did it, to Northwind)."""
+    out = []
+    for i, tok in enumerate(clause):
+        if not _is_past(tok):
+            continue
+        verb = stem(tok)
+        who, whom = _name_before(clause, i), _names_after(clause, i + 1)
+        if who and whom:
+            out.append((verb, frozenset(who), frozenset(whom), tok))
+        if i >= 2 and clause[i - 1].casefold() in _BE and i + 2 < len(clause) and clause[i + 1] == "by":
+            k = i - 2 if clause[i - 1].casefold() != "been" or clause[i - 2].casefold() not in ("has", "had", "have") else i - 3
+            patient, agent = _name_before(clause, k + 1), _names_after(clause, i + 2)
+            if patient and agent:
+                out.append((verb, frozenset(agent), frozenset(patient), tok))
+    return out
+
+
+def swapped_roles(claim: str, evidence: str) -> list[str]:
+    """Each deed the claim says one name did to another that the evidence says the other did to the first
+    ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb, and never the
+    claim's way round; empty when there is none or the rule cannot read it."""
+    c_toks = _TOKEN.findall(claim)
+    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
+        return []
+    claimed = [d for c in _clauses(claim) for d in _deeds(c)]
+    if not claimed:
+        return []
+    stated = [d for c in _clauses(evidence) for d in _deeds(c)]
+    out = []
+    for verb, who, whom, written in claimed:
+        same = [d for d in stated if d[0] == verb]
+        if any(who & w and whom & m for _, w, m, _ in same):
+            continue  # the evidence says it the claim's way round (too)
+        if any(who & m and whom & w for _, w, m, _ in same):
+            out.append(f"the source says {' and '.join(sorted(whom))!r} {written} {' and '.join(sorted(who))!r}, "
+                       f"not the other way round")  # fmt: skip
     return out
 
 

@@ -46,7 +46,8 @@ leaves out ("only if", "unless", "Provided ...,"; 4 new) and 3 restatements the 
 each with new cases: a threshold dropped ("free" against "free for purchases above 30 dollars") and a value
 whose noun the source leaves out ("280,000 visitors in 2019 and 310,000 in 2020"; 5 new), on 195: 0.893, 0.954.
 An event dated past a short complement ("opened to readers in 2008") or over a range ("ran from 2014 to 2019";
-4 new, the first kind also from that set), on 199: 0.895, 0.955.
+4 new, the first kind also from that set), on 199: 0.895, 0.955. Who did a deed to whom, turned round ("Oxford beat
+Cambridge" against "Cambridge beat Oxford"; the passive too; 4 new, a kind every blind set had), on 203: 0.892, 0.956.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -97,6 +98,8 @@ KNOWN_MISSES = {
         "blind-unit-kg-grams": "no rule blocks it (2 kg = 2,000 grams), but word overlap misses 'kg' and '2': 0.73",
         "blind-unit-minutes-hours": "no rule blocks it (an hour and a half = 90 minutes), but word overlap misses "
                                     "'minutes' and '90': 0.46",
+        "role-passive-kept": "no rule blocks it (the passive names the same deed), but none of its word pairs is "
+                             "in the active source: 0.75",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
