@@ -80,6 +80,7 @@ _COMPLEMENT_VERBS = frozenset({"agree", "believe", "think", "say", "said", "clai
                                "find", "found", "suggest", "mean", "indicate", "prove", "expect", "see", "seem",
                                "appear", "clear", "true", "confirm", "demonstrate", "support", "imply", "consider",
                                "feel", "argue", "assume", "guarantee", "evidence", "sign", "reason"})  # fmt: skip
+_FAIL = frozenset({"fail", "fails", "failed", "failing"})
 # "do not sink as readily", "does not work as well": a degree, not a denial of the verb
 _DEGREES = frozenset({"much", "well", "many", "often", "fast", "far", "long", "high", "low", "hard", "good",
                       "strong", "quick", "large", "big", "great", "little", "few", "easy"})  # fmt: skip
@@ -88,7 +89,7 @@ _QUOTES = frozenset({'"', "“", "”"})
 # group of ("non-members" are people, "non-EU citizens" are citizens)
 _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ic", "ent", "ant", "ous", "ful", "ary", "ory", "ing", "ed")
 _SCOPE = 8  # tokens a cue reaches
-_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non)\b|n['’]t\b",
+_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non|fail(?:s|ed|ing)?\s+to)\b|n['’]t\b",
                       re.IGNORECASE)
 
 
@@ -158,6 +159,10 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     for i, tok in enumerate(toks):
         if tok in _WEAK_CUES:
             in_scope.update(range(i + 1, _clause_end(toks, i + 1, min(len(toks), i + 1 + _SCOPE))))
+            if tok in _FAIL and toks[i + 1 : i + 2] == ["to"] and i + 2 < len(toks) and _content(toks[i + 2]):
+                # "failed to improve" denies "improve" (what it reaches past the verb stays neither:
+                # "failed to show a benefit" does not say there is none)
+                negated.setdefault(stem(toks[i + 2]), f"{tok + ' to'!r} before {toks[i + 2]!r}")
             continue
         if not _is_cue(tok):
             continue
