@@ -50,7 +50,9 @@ warming cooling, hot cold, wet dry, fast slow, faster slower, long short, longer
 older younger, rich poor, permit prohibit, permit forbid, allow prohibit, allow forbid, optional mandatory,
 optional required, optional compulsory, voluntary mandatory, voluntary compulsory, enable disable,
 open closed, earliest latest, before after, most few, many few, begin complete, begin finish, start complete,
-start finish
+start finish, increase fall, increase drop, increase plunge, rise decrease, rise reduce, grow decline, grow fall,
+grow drop, climb fall, climb drop, climb decline, climb decrease, jump fall, jump drop, soar plunge, soar fall,
+surge fall, surge drop
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
