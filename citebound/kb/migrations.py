@@ -262,6 +262,27 @@ def m009_compact_catalogue(db: Any) -> None:
                "WHERE v.doc_id = documents.doc_id AND v.version = documents.current_version)")
 
 
+@migration
+def m010_source_prefixes(db: Any) -> None:
+    """A version's source is stored as a shared prefix + its document id when it is one (issue 13, disk):
+    a file ingested from a folder has the source `<folder path>/<name>` and the id `<folder>/<name>`, a
+    JSONL row `<file>#<id>` and the id `<id>`, so each version repeated the folder or file path (40 of
+    its ~110 bytes on the 100k-chunk KB). `source_prefixes` holds each prefix once; `versions.source_prefix`
+    names it and `versions.source` is then NULL; a source that does not end with its document id is kept
+    whole, as before. Read as `COALESCE(v.source, p.prefix || v.doc_id)` (`store._VERSION_SOURCE`)."""
+    execute_script(db, """
+        CREATE TABLE source_prefixes (id INTEGER PRIMARY KEY AUTOINCREMENT, prefix TEXT NOT NULL UNIQUE);
+        ALTER TABLE versions ADD COLUMN source_prefix INTEGER REFERENCES source_prefixes(id);
+    """)
+    ends_with_id = ("source IS NOT NULL AND length(source) >= length(doc_id) "
+                    "AND substr(source, length(source) - length(doc_id) + 1) = doc_id")
+    prefix = "substr(source, 1, length(source) - length(doc_id))"
+    db.execute(f"INSERT INTO source_prefixes (prefix) SELECT DISTINCT {prefix} FROM versions WHERE {ends_with_id} "
+               "ON CONFLICT (prefix) DO NOTHING")
+    db.execute(f"UPDATE versions SET source_prefix = (SELECT p.id FROM source_prefixes p WHERE p.prefix = {prefix}), "
+               f"source = NULL WHERE {ends_with_id}")
+
+
 _PG_DIGEST = ("CASE WHEN content_hash ~ '^[0-9a-fA-F]{64}$' THEN decode(content_hash, 'hex') "
               "ELSE convert_to(content_hash, 'UTF8') END")
 

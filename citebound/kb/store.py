@@ -85,10 +85,15 @@ def _active(columns: str, where: str = "") -> str:
 _CHUNKS_BY_ID = ('SELECT c.chunk_id, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
                  "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_id IN ({marks})")
 
+# a version's source (v: the version, p: its source prefix, joined by _PREFIX): kept whole, or as a
+# prefix shared by many versions + the document id (m010)
+_VERSION_SOURCE = "COALESCE(v.source, p.prefix || v.doc_id)"
+_PREFIX = "LEFT JOIN source_prefixes p ON p.id = v.source_prefix "
+
 # (doc_id, current_version, status, source) of documents, for `DocumentInfo`: a document's source is its
 # current version's unless it names another (m009)
-_DOCUMENTS = ("SELECT d.doc_id, d.current_version, d.status, COALESCE(d.source, v.source) FROM documents d "
-              "LEFT JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version {where}")
+_DOCUMENTS = (f"SELECT d.doc_id, d.current_version, d.status, COALESCE(d.source, {_VERSION_SOURCE}) FROM documents d "
+              "LEFT JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " + _PREFIX + "{where}")
 
 # (chunk_id, content_hash, start, end, doc_id, version, body) rows, for `_sliced`
 _ACTIVE_ROWS = 'c.chunk_id, c.content_hash, c.start, c."end", d.doc_id, d.current_version, v.body'
@@ -188,6 +193,9 @@ class KnowledgeBase:
         # (`_train_dictionary`, inside its transaction), not at open: reading needs none until a body names it
         self._pending_dictionary: int | None = None
         self._texts = TextCache(dictionaries=self._codec)  # decoded version texts, by (doc_id, version)
+        # ids of source prefixes (m010) seen by this process; forgotten when a write rolls back (the id of
+        # a prefix inserted inside it never existed)
+        self._prefixes: dict[str, int] = {}
         self.chunk_size = int(self.get_setting("chunk_size"))
         self.overlap = int(self.get_setting("overlap"))
 
@@ -424,6 +432,7 @@ class KnowledgeBase:
                 changed = self._write_batch(db, batch, report)
             except BaseException:
                 self._texts.clear()  # a version read inside the rolled-back transaction never existed
+                self._prefixes.clear()
                 if self._pending_dictionary is not None:  # trained for this batch, never committed
                     self._codec.forget(self._pending_dictionary)
                     self._pending_dictionary = None
@@ -464,6 +473,7 @@ class KnowledgeBase:
                     db.execute("ROLLBACK TO ingest_doc")
                     db.execute("RELEASE ingest_doc")
                     self._texts.clear()
+                    self._prefixes.clear()
                     skipped = Skipped(doc.source, f"not stored: {_reason(exc)}")
                     log.warning("skipped %s: %s", skipped.source, skipped.reason)
                     report.skipped.append(skipped)
@@ -577,8 +587,8 @@ class KnowledgeBase:
         db = self.db
         digest = content_digest(doc.text)
         row = db.execute(
-            "SELECT d.current_version, d.status, v.content_hash, v.source FROM documents d "
-            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
+            f"SELECT d.current_version, d.status, v.content_hash, {_VERSION_SOURCE} FROM documents d "
+            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " + _PREFIX +
             "WHERE d.doc_id = ?",
             (doc.doc_id,),
         ).fetchone()
@@ -603,9 +613,10 @@ class KnowledgeBase:
         old = set(self._active_chunk_ids(doc.doc_id)) if row is not None else set()
         version = 1 if row is None else row[0] + 1
         db.execute(
-            "INSERT INTO versions (doc_id, version, content_hash, body, chars, source, ingested_at, revision) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (doc.doc_id, version, digest, pack(doc.text, self._codec), len(doc.text), doc.source, now, revision),
+            "INSERT INTO versions (doc_id, version, content_hash, body, chars, source, source_prefix, ingested_at, "
+            "revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (doc.doc_id, version, digest, pack(doc.text, self._codec), len(doc.text),
+             *self._source_columns(db, doc.doc_id, doc.source), now, revision),
         )
         new: list[str] = []
         new_chunks = 0
@@ -636,6 +647,18 @@ class KnowledgeBase:
             (doc.doc_id, version, revision),
         )
         return ("added" if row is None else "updated"), version, adds, old - set(new), new_chunks
+
+    def _source_columns(self, db, doc_id: str, source: str | None) -> tuple[str | None, int | None]:  # noqa: ANN001
+        """(versions.source, versions.source_prefix) for a version of `doc_id` from `source` (m010)."""
+        if not isinstance(source, str) or not source.endswith(doc_id):
+            return source, None
+        prefix = source[: len(source) - len(doc_id)]
+        pid = self._prefixes.get(prefix)
+        if pid is None:
+            db.execute("INSERT INTO source_prefixes (prefix) VALUES (?) ON CONFLICT (prefix) DO NOTHING", (prefix,))
+            pid = self._prefixes[prefix] = db.execute(
+                "SELECT id FROM source_prefixes WHERE prefix = ?", (prefix,)).fetchone()[0]
+        return None, pid
 
     # -- remove ---------------------------------------------------------------------------------------
     def remove(self, doc_id: str) -> int:

@@ -170,3 +170,69 @@ def test_a_process_killed_inside_m009_leaves_a_kb_that_migrates_next_time(kb_tar
         assert kb.documents()[0].source == "/old/d0000.txt"
         assert {len(bytes(h)) for (h,) in kb.db.execute("SELECT content_hash FROM chunks")} == {32}
         assert set(kb.missing_vectors(MODEL)).isdisjoint(old["vectors"])
+
+
+def test_m010_keeps_each_source_path_once(kb_target):
+    """Sources that end with their document id (a JSONL row, a file in a folder) become a shared prefix;
+    the others stay whole; every source reads as it was, before and after new ingests."""
+    docs = {"d1": (["First row of the export."], "active"), "d2": (["Second row of the export."], "active"),
+            "handbook/a.md": (["A page of the handbook."], "active")}
+    sources = {"d1": "/data/export.jsonl#d1", "d2": "/data/export.jsonl#d2", "handbook/a.md": "/srv/handbook/a.md"}
+    db = _old_db(kb_target, before="m010")
+    with write_transaction(db):
+        db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                       [("chunk_size", str(SIZE)), ("overlap", str(LAP)), ("revision", "1"), ("kb_id", uuid.uuid4().hex)])
+        for doc_id, ((text,), status) in docs.items():
+            db.execute("INSERT INTO versions (doc_id, version, content_hash, body, chars, source, ingested_at, revision) "
+                       "VALUES (?, 1, ?, ?, ?, ?, 0, 1)",
+                       (doc_id, bytes.fromhex(content_hash(text)), pack(text), len(text), sources[doc_id]))
+            db.execute("INSERT INTO documents (doc_id, current_version, status, source, updated_revision) "
+                       "VALUES (?, 1, ?, NULL, 1)", (doc_id, status))
+        # one version whose source does not end with its id: kept whole
+        db.execute("INSERT INTO versions (doc_id, version, content_hash, body, chars, source, ingested_at, revision) "
+                   "VALUES ('odd', 1, ?, ?, 3, 'elsewhere.txt', 0, 1)", (bytes.fromhex(content_hash("odd")), pack("odd")))
+        db.execute("INSERT INTO documents VALUES ('odd', 1, 'active', NULL, 1)")
+    db.close()
+    with KnowledgeBase.open(kb_target) as kb:
+        assert {d.doc_id: d.source for d in kb.documents()} == {**sources, "odd": "elsewhere.txt"}
+        assert sorted(r[0] for r in kb.db.execute("SELECT prefix FROM source_prefixes")) == ["/data/export.jsonl#", "/srv/"]
+        assert kb.db.execute("SELECT doc_id, source FROM versions WHERE source IS NOT NULL").fetchall() == \
+            [("odd", "elsewhere.txt")]
+        kb.ingest_documents([RawDocument("d3", "Third row.", "/data/export.jsonl#d3"),
+                             RawDocument("d1", "First row, edited.", "/data/export.jsonl#d1"),
+                             RawDocument("x", "No shared path.", "/data/x.txt")], progress=False)
+        assert kb.document("d3").source == "/data/export.jsonl#d3" and kb.document("d1").source == sources["d1"]
+        assert kb.document("x").source == "/data/x.txt"  # "/data/" + "x.txt" != "x": kept whole
+        assert kb.db.execute("SELECT COUNT(*) FROM source_prefixes").fetchone()[0] == 2
+
+
+def test_a_rolled_back_write_forgets_the_source_prefix_it_created(kb_target, monkeypatch):
+    from citebound.kb import store
+
+    real = store.chunk_spans
+    with KnowledgeBase.open(kb_target, create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        def fail_for(doc_text: str, error: type[BaseException]):
+            def spans(text, *a, **kw):
+                if text == doc_text:
+                    raise error("the chunker failed")
+                return real(text, *a, **kw)
+            return spans
+
+        # a bad document alone is rolled back (savepoint); the next one in the batch reuses its new prefix
+        monkeypatch.setattr(store, "chunk_spans", fail_for("Bad row.", ValueError))
+        report = kb.ingest_documents([RawDocument("r1", "Bad row.", "/new/rows.jsonl#r1"),
+                                      RawDocument("r2", "Good row.", "/new/rows.jsonl#r2")], progress=False)
+        assert [s.source for s in report.skipped] == ["/new/rows.jsonl#r1"] and report.added == ["r2"]
+        assert kb.document("r2").source == "/new/rows.jsonl#r2"
+        # the whole batch rolled back (an error that is not the document's)
+        monkeypatch.setattr(store, "chunk_spans", fail_for("Row three.", RuntimeError))
+        try:
+            kb.ingest_documents([RawDocument("r3", "Row three.", "/other/rows.jsonl#r3")], progress=False)
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("the batch should have failed")
+        monkeypatch.setattr(store, "chunk_spans", real)
+        kb.ingest_documents([RawDocument("r4", "Row four.", "/other/rows.jsonl#r4")], progress=False)
+        assert kb.document("r4").source == "/other/rows.jsonl#r4"
+        assert kb.db.execute("SELECT COUNT(*) FROM source_prefixes").fetchone()[0] == 2
