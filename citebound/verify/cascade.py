@@ -100,7 +100,7 @@ from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations,
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts
-from citebound.verify.checks.roles import invented_authors, role_conflicts, swapped_roles
+from citebound.verify.checks.roles import crossed_roles, invented_authors, role_conflicts, swapped_roles
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span, headed_quote
@@ -208,7 +208,7 @@ class Cascade:
                                   if self.stemming else []),
                                  ("dates", date_conflicts(claim, window)),
                                  ("role", role_conflicts(claim, window) or swapped_roles(claim, window)
-                                          or invented_authors(claim, source)),
+                                          or crossed_roles(claim, window) or invented_authors(claim, source)),
                                  ("plan", plan_conflicts(claim, window)),
                                  ("condition", dropped_conditions(claim, window))):  # fmt: skip
             if conflicts:

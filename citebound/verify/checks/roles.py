@@ -27,7 +27,9 @@ says.
 
 `swapped_roles`, in the same stage: who did a deed to whom, turned round ("Northwind acquired Acme"
 against "In 2019 Acme acquired Northwind"; a passive "was acquired by" read as the deed it names), with
-the same verb; a synonym ("bought") is not compared.
+the same verb; a synonym ("bought") is not compared. `crossed_roles`: a name given the thing the source
+gives another name, with the same verb, when the source gives the claim's name another thing ("Maria Lopez
+leads the design team" against "Maria Lopez leads the research team, and Tom Becker leads the design team").
 
 `invented_authors`, in the same stage: a name the claim gives as who wrote, made or founded something
 ("written by Dr. Lee", "designed by Gehry") of which the whole source names no word ("The report was
@@ -253,6 +255,56 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
         if any(who & m and whom & w for _, w, m, _ in same):
             out.append(f"the source says {' and '.join(sorted(whom))!r} {written} {' and '.join(sorted(who))!r}, "
                        f"not the other way round")  # fmt: skip
+    return out
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our"})
+_OBJECT_ENDS = frozenset({",", "and", "or", "but", "in", "at", "on", "for", "with", "from", "to", "by", "of", "since",
+                          "until", "after", "before", "while", "which", "who", "that", "as"}) | _CLAUSE_END  # fmt: skip
+_OBJECT_WORDS = 4
+
+
+def _what_names_do(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str], str, str]]:
+    """(verb stem, who, the stems of what, the verb as written, who as written) for each "NAME VERB (the) THING" whose
+    thing is lower-case words ("Maria Lopez leads the research team"; a verb in the past or in "-s")."""
+    out = []
+    for i, tok in enumerate(clause):
+        if not (_is_past(tok) or (_is_verb(tok) and tok.endswith("s") and not tok.endswith("ss"))):
+            continue
+        who = _name_before(clause, i)
+        if not who:
+            continue
+        j = i + 1 + (i + 1 < len(clause) and clause[i + 1].casefold() in _DETERMINERS)
+        thing = []
+        while j < len(clause) and len(thing) < _OBJECT_WORDS and clause[j].casefold() not in _OBJECT_ENDS:
+            thing.append(clause[j])
+            j += 1
+        stems = frozenset(stem(w) for w in thing if w.isalpha() and w.islower() and w not in STOP_WORDS)
+        if stems and len(stems) == len(thing):
+            out.append((stem(tok), frozenset(who), stems, tok, " ".join(reversed(who))))
+    return out
+
+
+def crossed_roles(claim: str, evidence: str) -> list[str]:
+    """Each "NAME VERB THING" of the claim where the evidence gives the name another thing of the verb
+    and the thing to another name ("Maria Lopez leads the design team" against "Maria Lopez leads the
+    research team, and Tom Becker leads the design team"), and never says it the claim's way."""
+    c_toks = _TOKEN.findall(claim)
+    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
+        return []
+    claimed = [d for c in _clauses(claim) for d in _what_names_do(c)]
+    if not claimed:
+        return []
+    stated = [d for c in _clauses(evidence) for d in _what_names_do(c)]
+    out = []
+    for verb, who, thing, written, who_written in claimed:
+        same = [(w, t, shown) for v, w, t, _, shown in stated if v == verb]
+        if any(who & w and thing <= t for w, t, _ in same):
+            continue  # said the claim's way
+        own = [t for w, t, _ in same if who & w]
+        given = [shown for w, t, shown in same if thing <= t and not who & w]
+        if own and given:
+            out.append(f"the source says {given[0]!r} {written} that, and gives {who_written!r} something else")
     return out
 
 
