@@ -236,17 +236,20 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
     return out
 
 
+def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
+    """`reader` over the clauses of the claim and of the evidence; nothing for a negated claim (the
+    negation rule reads it) or when the claim has nothing to read."""
+    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in _TOKEN.findall(claim)):
+        return [], []
+    claimed = [d for c in _clauses(claim) for d in reader(c)]
+    return (claimed, [d for c in _clauses(evidence) for d in reader(c)]) if claimed else ([], [])
+
+
 def swapped_roles(claim: str, evidence: str) -> list[str]:
     """Each deed the claim says one name did to another that the evidence says the other did to the first
     ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb, and never the
     claim's way round; empty when there is none or the rule cannot read it."""
-    c_toks = _TOKEN.findall(claim)
-    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
-        return []
-    claimed = [d for c in _clauses(claim) for d in _deeds(c)]
-    if not claimed:
-        return []
-    stated = [d for c in _clauses(evidence) for d in _deeds(c)]
+    claimed, stated = _read_both(claim, evidence, _deeds)
     out = []
     for verb, who, whom, written in claimed:
         same = [d for d in stated if d[0] == verb]
@@ -289,13 +292,7 @@ def crossed_roles(claim: str, evidence: str) -> list[str]:
     """Each "NAME VERB THING" of the claim where the evidence gives the name another thing of the verb
     and the thing to another name ("Maria Lopez leads the design team" against "Maria Lopez leads the
     research team, and Tom Becker leads the design team"), and never says it the claim's way."""
-    c_toks = _TOKEN.findall(claim)
-    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
-        return []
-    claimed = [d for c in _clauses(claim) for d in _what_names_do(c)]
-    if not claimed:
-        return []
-    stated = [d for c in _clauses(evidence) for d in _what_names_do(c)]
+    claimed, stated = _read_both(claim, evidence, _what_names_do)
     out = []
     for verb, who, thing, written, who_written in claimed:
         same = [(w, t, shown) for v, w, t, _, shown in stated if v == verb]
