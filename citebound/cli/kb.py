@@ -131,6 +131,9 @@ def register(app: typer.Typer) -> None:
         saved = done.get("bytes_before", 0) - done.get("bytes_after", 0)
         typer.echo(f"repacked {done['repacked']} of {done['versions']} versions with dictionary {done['dictionary']}"
                    f"{' (trained now)' if done['trained'] else ''}: {saved / 2**20:.1f} MB less text")
+        if "database_bytes_after" in done:
+            typer.echo(f"the database: {done['database_bytes_before'] / 2**20:.1f} -> "
+                       f"{done['database_bytes_after'] / 2**20:.1f} MB")
 
     @eval_app.command("retrieval")
     def eval_retrieval(

@@ -516,7 +516,8 @@ class KnowledgeBase:
     def compact(self, progress: bool = False, page: int = 1000) -> dict:
         """Pack every version text stored without a dictionary (zlib: written before there was one, or
         while the KB was too small to train one) with the KB's dictionary, training it first from an even
-        sample of the stored texts if there is none; then, in SQLite, VACUUM. Texts, chunks, offsets,
+        sample of the stored texts if there is none; then, in SQLite, VACUUM (whether or not a text was
+        repacked; `database_bytes_before` / `database_bytes_after` in what it returns). Texts, chunks, offsets,
         ids and the BM25 index do not change: readers in other processes go on reading throughout. Each
         page of versions is one transaction, so a killed run leaves some texts repacked and the rest as
         they were, all readable, and the next run does the rest. Returns what it did."""
@@ -562,10 +563,15 @@ class KnowledgeBase:
                 bar.update(len(part))
         if bar is not None:
             bar.close()
-        if not self.shared and repacked:
-            _vacuum(db, Path(self.path) / DB_FILE)
-        return {"versions": len(keys), "repacked": repacked, "dictionary": self._codec.current, "trained": trained,
+        done = {"versions": len(keys), "repacked": repacked, "dictionary": self._codec.current, "trained": trained,
                 "bytes_before": before, "bytes_after": after}
+        if not self.shared:  # also with nothing repacked: a fresh ingest leaves pages part empty (chunks
+            # arrive in hash order), 2 of 40 MB on the 100k-chunk KB (docs/benchmarks.md, m009 and m010)
+            size = lambda: db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]  # noqa: E731
+            done["database_bytes_before"] = size()  # the pages, not the file: the WAL holds recent ones
+            _vacuum(db, Path(self.path) / DB_FILE)
+            done["database_bytes_after"] = size()
+        return done
 
     def _use_stored_dictionary(self) -> bool:
         """Pack new texts with the dictionary the KB names, if it names one (True then)."""

@@ -236,3 +236,26 @@ def test_a_rolled_back_write_forgets_the_source_prefix_it_created(kb_target, mon
         kb.ingest_documents([RawDocument("r4", "Row four.", "/other/rows.jsonl#r4")], progress=False)
         assert kb.document("r4").source == "/other/rows.jsonl#r4"
         assert kb.db.execute("SELECT COUNT(*) FROM source_prefixes").fetchone()[0] == 2
+
+
+def test_compact_vacuums_a_fragmented_sqlite_kb_with_nothing_to_repack(tmp_path):
+    """A fresh ingest leaves pages part empty (chunk ids are hashes, inserted in no order): `compact` gives
+    them back even when every text already has the dictionary."""
+    docs = [RawDocument(f"n{i:04d}", f"Note {i}: the ferry from pier {i % 7} leaves at {i % 24:02d}:15. " * (3 + i % 9),
+                        f"/notes/n{i:04d}") for i in range(1200)]
+    with KnowledgeBase.open(tmp_path / "kb", create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        kb.ingest_documents(docs[:600], progress=False)
+        assert kb.compact()["dictionary"] is not None  # (trained here if the ingest did not)
+        for lo in range(600, len(docs), 100):
+            kb.ingest_documents(docs[lo : lo + 100], progress=False)
+        chunks = {c.id: c for c in kb.get_chunks([cid for cid, _, _ in kb.active_chunks()])}
+        done = kb.compact()
+        assert done["repacked"] == 0
+        assert done["database_bytes_after"] < done["database_bytes_before"]  # 4 % here
+    con = sqlite3.connect(tmp_path / "kb" / "kb.sqlite3")  # closed: the WAL is checkpointed into the file
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert (tmp_path / "kb" / "kb.sqlite3").stat().st_size == done["database_bytes_after"]
+    con.close()
+    with KnowledgeBase.open(tmp_path / "kb") as kb:
+        assert {c.id: c for c in kb.get_chunks(list(chunks))} == chunks
+        assert kb.bm25.search("ferry pier", 1)
