@@ -7,6 +7,13 @@ English stop words (tantivy's built-in list) -> Snowball English (Porter2) stemm
 with the same analyzer and searched as an OR of term queries, so no query syntax is ever interpreted
 (a question containing `AND`, quotes or `:` is just words).
 
+Each chunk is kept by its id as two integers (`key`: the first 64 of the id's 96 bits, as a signed
+integer, indexed so that a chunk can be deleted by it; `tail`: the other 32, only stored), not as the
+25-character string: 2.4 MB less on 100k chunks (docs/benchmarks.md, "A smaller catalogue"). So `key`
+must name one chunk: the store refuses a new chunk whose key another chunk of the KB already has
+(`store.KeyCollision`; one in about 10^9 KBs of 100k chunks). An index written with the former schema
+(the id as text) does not open with this one: it is rebuilt from the KB.
+
 The index records which KB revision it reflects in `revision.json`, written only after the index
 commit; the knowledge base compares it with its own revision on open and re-syncs when they differ
 (e.g. a process killed between the SQLite commit and the index commit).
@@ -54,11 +61,32 @@ def build_analyzer():
     )
 
 
+_BIT63 = 1 << 63
+
+
+def chunk_key(chunk_id: str) -> tuple[int, int]:
+    """(key, tail) of a chunk id (`citebound.kb.chunk.chunk_id`: "c" + 24 lowercase hex digits):
+    its first 64 bits as a signed integer, its last 32. ValueError for any other string."""
+    if len(chunk_id) != 25 or chunk_id[0] != "c" or not all(c in _HEX for c in chunk_id[1:]):
+        raise ValueError(f"not a chunk id: {chunk_id!r}")
+    key = int(chunk_id[1:17], 16)
+    return (key - (_BIT63 << 1) if key >= _BIT63 else key), int(chunk_id[17:], 16)
+
+
+def chunk_id_of(key: int, tail: int) -> str:
+    """The chunk id that `chunk_key` made (key, tail) of."""
+    return f"c{key % (_BIT63 << 1):016x}{tail:08x}"
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
 def _schema():
     import tantivy
 
     builder = tantivy.SchemaBuilder()
-    builder.add_text_field("chunk_id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_integer_field("key", stored=True, indexed=True)  # tantivy-py deletes by i64 terms; by a
+    builder.add_integer_field("tail", stored=True, indexed=False)  # u64 term >= 2^63 it deleted nothing
     builder.add_text_field("body", stored=False, tokenizer_name=ANALYZER, index_option="freq")
     return builder.build()
 
@@ -144,9 +172,13 @@ class Bm25Index:
             if reset:
                 writer.delete_all_documents()
             for chunk_id in deletes:
-                writer.delete_documents_by_term("chunk_id", chunk_id)
+                writer.delete_documents_by_term("key", chunk_key(chunk_id)[0])
             for chunk_id, text in adds:
-                writer.add_document(tantivy.Document(chunk_id=chunk_id, body=text))
+                key, tail = chunk_key(chunk_id)
+                doc = tantivy.Document(body=text)
+                doc.add_integer("key", key)
+                doc.add_integer("tail", tail)
+                writer.add_document(doc)
             writer.commit()
             writer.wait_merging_threads()
             self._set_revision(revision)
@@ -184,7 +216,10 @@ class Bm25Index:
         )
         searcher = self.searcher()
         result = searcher.search(q, limit, count=False)
-        out = [(searcher.doc(address)["chunk_id"][0], float(score)) for score, address in result.hits]
+        out = []
+        for score, address in result.hits:
+            doc = searcher.doc(address)
+            out.append((chunk_id_of(doc["key"][0], doc["tail"][0]), float(score)))
         # equal scores in chunk-id order: tantivy returns ties in segment order, which depends on when
         # the index committed, so two stores (or two ingests) of the same documents would rank them apart
         out.sort(key=lambda hit: (-hit[1], hit[0]))

@@ -132,6 +132,10 @@ class IngestReport:
         )
 
 
+class KeyCollision(InputError):
+    """A new chunk's id begins like another chunk's of the KB (its first 64 bits): the document is skipped."""
+
+
 # What one bad document can raise while it is written (text SQLite cannot encode, a value it cannot bind,
 # a chunker error): that document is skipped, the batch goes on. sqlite3.OperationalError (locked, disk
 # full) is not among them: it is the database's problem, not the document's.
@@ -636,6 +640,11 @@ class KnowledgeBase:
             )
             if cur.rowcount:
                 new_chunks += cur.rowcount
+                # the BM25 index keeps a chunk by the first 64 bits of its id (bm25_index.chunk_key): no
+                # two chunks of a KB may share them (ids are hashes: one in ~10^9 KBs of 100k chunks)
+                if db.execute("SELECT 1 FROM chunks WHERE chunk_id >= ? AND chunk_id < ? AND chunk_id <> ? LIMIT 1",
+                              (cid[:17], cid[:17] + "g", cid)).fetchone() is not None:
+                    raise KeyCollision(f"chunk {cid} shares its first 64 bits with another chunk of this KB")
             else:  # a chunk an earlier version had: it is now cited from this one
                 db.execute("UPDATE chunks SET version = ? WHERE chunk_id = ? AND version < ?", (version, cid, version))
             db.execute(

@@ -259,3 +259,67 @@ def test_compact_vacuums_a_fragmented_sqlite_kb_with_nothing_to_repack(tmp_path)
     with KnowledgeBase.open(tmp_path / "kb") as kb:
         assert {c.id: c for c in kb.get_chunks(list(chunks))} == chunks
         assert kb.bm25.search("ferry pier", 1)
+
+
+def test_the_index_keeps_chunk_ids_as_two_integers():
+    from citebound.kb.bm25_index import chunk_id_of, chunk_key
+
+    for cid in [chunk_id("d", 0, 5, "hello"), "c" + "f" * 24, "c" + "0" * 24, "c8000000000000000ffffffff"]:
+        key, tail = chunk_key(cid)
+        assert -(2**63) <= key < 2**63 and 0 <= tail < 2**32 and chunk_id_of(key, tail) == cid
+    for bad in ["c", "x" + "0" * 24, "c" + "A" * 24, "c" + "_" * 24, "c" + "0" * 23 + " ", "c" + "0" * 25]:
+        try:
+            chunk_key(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} taken for a chunk id")
+
+
+def test_a_chunk_whose_key_another_chunk_has_is_refused(kb_target, monkeypatch):
+    """Two chunk ids that begin alike (forced here: real ids are hashes) cannot both be kept: the index
+    deletes by the first 64 bits, so the second document is skipped, and the first stays whole."""
+    import hashlib
+
+    from citebound.kb import store
+
+    def alike(doc_id, start, end, text):
+        return "c" + "0" * 16 + hashlib.sha256(f"{doc_id}{start}{end}{text}".encode()).hexdigest()[:8]
+
+    monkeypatch.setattr(store, "chunk_id", alike)
+    with KnowledgeBase.open(kb_target, create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        report = kb.ingest_documents([RawDocument("a", "The lighthouse on Hammeren was lit in 1802.", "a.txt"),
+                                      RawDocument("b", "The ferry to Christiansø leaves at dawn.", "b.txt")],
+                                     progress=False)
+        assert report.added == ["a"] and len(report.skipped) == 1 and "first 64 bits" in report.skipped[0].reason
+        (hit,) = kb.get_chunks([cid for cid, _ in kb.bm25.search("lighthouse Hammeren", 5)])
+        assert hit.doc_id == "a" and kb.bm25.search("ferry Christiansø", 5) == []
+        kb.remove("a")
+        assert kb.bm25.search("lighthouse", 5) == [] and kb.stats()["documents"] == 0
+
+
+def test_an_index_written_with_text_ids_is_rebuilt_on_open(tmp_path):
+    import tantivy
+
+    from citebound.kb.bm25_index import ANALYZER, build_analyzer
+
+    with KnowledgeBase.open(tmp_path / "kb", create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        kb.ingest_documents([RawDocument("mill", DOCS["mill"][0][0], "mill.txt")], progress=False)
+        chunks, revision = list(kb.active_chunks()), kb.revision
+    folder = tmp_path / "kb" / "bm25"  # the index as the store wrote it before (the id as a text field)
+    for f in folder.iterdir():
+        f.unlink()
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("chunk_id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("body", stored=False, tokenizer_name=ANALYZER, index_option="freq")
+    index = tantivy.Index(builder.build(), path=str(folder))
+    index.register_tokenizer(ANALYZER, build_analyzer())
+    writer = index.writer(heap_size=64_000_000, num_threads=1)
+    for cid, text, _ in chunks:
+        writer.add_document(tantivy.Document(chunk_id=cid, body=text))
+    writer.commit()
+    writer.wait_merging_threads()
+    del writer, index
+    (folder / "revision.json").write_text(f'{{"revision": {revision}}}')
+    with KnowledgeBase.open(tmp_path / "kb") as kb:
+        assert [c for c, _ in kb.bm25.search("windmill Rutsker", 5)] == [chunks[0][0]]
+        assert kb.bm25.revision == revision and kb.bm25.num_docs() == len(chunks)
