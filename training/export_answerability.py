@@ -8,6 +8,7 @@ export_onnx.export (per-channel int8 weights; `--quantize smooth --calibration-g
 activations first, SmoothQuant, calibrated on the train split of rerank_pairs.py groups: what the
 reranker ships; `--quantize weight-only`: int8 weights in blocks, float activations, slower) with this model's files and probe pairs, so neither export
 overwrites the other's. The reranker is exported with it too (`--out citebound/models/reranker/model.onnx`).
+Like every export_onnx.export, the int8 file comes without torch's softmax NaN guards (strip_softmax_guard.py).
 """
 
 from __future__ import annotations

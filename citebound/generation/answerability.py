@@ -26,6 +26,14 @@ from citebound.models import ANSWERABILITY_DIR, cross_encoder
 MODEL_DIR = ANSWERABILITY_DIR
 MODEL_FILE = MODEL_DIR / "model.onnx"
 CALIBRATION_FILE = MODEL_DIR / "calibration.json"
+# sha256 of a model file -> earlier files whose scores it reproduces bit for bit, so that a knowledge base's
+# answer threshold calibrated with one of them still holds (citebound.generation.kb_threshold): 0b3833c3...
+# is the shipped model before torch's softmax NaN guards were stripped from it (2026-12-01,
+# training/strip_softmax_guard.py: every logit identical on 604 pairs, 600 of them SQuAD 2.0 dev).
+SAME_SCORES_AS: dict[str, frozenset[str]] = {
+    "c07d606a3fdbb5043ba2cbc153354c4028cd592d0d0e483a8cb1144082b05910":
+        frozenset({"0b3833c367ee485dd45832cab7c6c4bba70f4bdce06b35bbc3f516583fc8ea71"}),
+}
 
 _lock = threading.Lock()
 _scorer: cross_encoder.OnnxCrossEncoder | None = None

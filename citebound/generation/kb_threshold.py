@@ -37,14 +37,19 @@ def signal_model_sha256(signal: str) -> str | None:
 
 
 def kb_threshold(record: Mapping[str, Any] | None, signal: str) -> float | None:
-    """The stored threshold when `record` was calibrated for `signal` and the installed model file;
-    None otherwise (no record, another signal, or another model: its confidences are not comparable)."""
+    """The stored threshold when `record` was calibrated for `signal` and the installed model file (or an
+    earlier file it scores bit for bit like, `answerability.SAME_SCORES_AS`); None otherwise (no record,
+    another signal, or another model: its confidences are not comparable)."""
     if not record or record.get("signal") != signal:
         return None
     try:
         threshold = float(record["threshold"])
     except (KeyError, TypeError, ValueError):
         return None
-    if record.get("model_sha256") != signal_model_sha256(signal):
-        return None
+    installed = signal_model_sha256(signal)
+    if record.get("model_sha256") != installed:
+        from citebound.generation.answerability import SAME_SCORES_AS
+
+        if installed is None or record.get("model_sha256") not in SAME_SCORES_AS.get(installed, ()):
+            return None
     return threshold

@@ -1,6 +1,7 @@
 """The shipped answerability model (onnxruntime, offline) and the extractive backend's use of it."""
 
 import json
+import math
 from importlib import resources
 
 import pytest
@@ -28,6 +29,49 @@ def test_model_ships_with_the_package_and_loads_offline(monkeypatch):
     assert 0 < calibration["thresholds"]["answerability"] < 1
     probs = sentence_answerability("How long do refunds take?", [REFUND_SENTENCE])
     assert len(probs) == 1 and 0.0 <= probs[0] <= 1.0
+
+
+# (question, sentence) pairs and their logits from the file shipped until 2026-12-01 16:10 (sha256 0b3833c3...,
+# torch's softmax NaN guards still in it), one pair per call: stripping the guards changed no score
+NORMANS = "The Normans gave their name to Normandy, a region in France, in the 10th century."
+PINNED = [
+    ("How long do refunds take?", REFUND_SENTENCE, 2.821692),
+    ("How long do refunds take?", SHIPPING_SENTENCE, -3.643013),
+    ("In what country is Normandy located?", NORMANS, 1.767573),
+    ("In what country is Brittany located?", NORMANS, -3.64709),
+]
+
+
+def test_the_shipped_file_has_no_softmax_guard_and_scores_as_before():
+    model = resources.files("citebound") / "models" / "answerability" / "model.onnx"
+    blob = model.read_bytes()
+    assert b"MatMulInteger" in blob and b"DynamicQuantizeLinear" in blob  # int8 matrix products
+    # torch's NaN guard after each attention softmax is stripped (training/strip_softmax_guard.py): it never
+    # fires on citebound's inputs ([CLS] is never masked) and cost ~3-5 % of a pair's CPU
+    assert b"IsNaN" not in blob
+    for question, sentence, logit in PINNED:
+        (p,) = sentence_answerability(question, [sentence])
+        assert abs(math.log(p / (1 - p)) - logit) < 1e-5, question  # any requantisation moves them by more
+
+
+def test_a_threshold_calibrated_with_the_file_before_the_strip_still_applies():
+    """A KB's answer threshold names the model file it was calibrated with; the stripped file scores bit for
+    bit like the one before it, so a threshold calibrated with that one holds, and no other file's does."""
+    from citebound.generation.answerability import SAME_SCORES_AS
+    from citebound.generation.kb_threshold import kb_threshold, signal_model_sha256
+
+    installed = signal_model_sha256("answerability")
+    before = "0b3833c367ee485dd45832cab7c6c4bba70f4bdce06b35bbc3f516583fc8ea71"
+    assert installed != before and before in SAME_SCORES_AS[installed]
+    record = {"signal": "answerability", "threshold": 0.42}
+    assert kb_threshold({**record, "model_sha256": installed}, "answerability") == 0.42
+    assert kb_threshold({**record, "model_sha256": before}, "answerability") == 0.42
+    assert kb_threshold({**record, "signal": "combined", "model_sha256": before}, "combined") == 0.42
+    assert kb_threshold({**record, "model_sha256": "0" * 64}, "answerability") is None
+    assert kb_threshold({**record, "model_sha256": None}, "answerability") is None
+    # the relevance signal has no model file: only a record without one is its
+    assert kb_threshold({"signal": "relevance", "threshold": 0.6, "model_sha256": before}, "relevance") is None
+    assert kb_threshold({"signal": "relevance", "threshold": 0.6, "model_sha256": None}, "relevance") == 0.6
 
 
 def test_a_sentence_that_answers_scores_above_one_that_does_not():
