@@ -63,6 +63,7 @@ ENVIRONMENT: dict[str, str] = {
     "CITEBOUND_THREADS": "onnxruntime threads for the embedding model (default 2)",
     "CITEBOUND_RERANK": "1/true/on or 0/false/off: whether ask reranks the fused candidates (default: config.RERANK)",
     "CITEBOUND_RERANK_DEPTH": "how many fused candidates the reranker rescores (default: config.RERANK_DEPTH)",
+    "CITEBOUND_RERANK_WEIGHT": "the reranker's share from 0 to 1 when combining by interp (default: config.RERANK_WEIGHT)",
     "CITEBOUND_RERANKER_MODEL": "ONNX cross-encoder file the reranker runs (default: the bundled citebound/models/reranker/model.onnx)",
     "CITEBOUND_RERANK_THREADS": "onnxruntime threads of the reranker (default: config.RERANK_THREADS)",
     "CITEBOUND_OPENAI_BASE_URL": "base URL of the OpenAI-compatible server (backend openai)",
@@ -115,3 +116,13 @@ def rerank_threads() -> int:
 def rerank_depth() -> int:
     """Candidates the reranker rescores: CITEBOUND_RERANK_DEPTH when a positive integer, else RERANK_DEPTH."""
     return positive_int("CITEBOUND_RERANK_DEPTH", RERANK_DEPTH)
+
+
+def rerank_weight() -> float:
+    """The reranker's share for "interp": CITEBOUND_RERANK_WEIGHT when a number from 0 to 1, else RERANK_WEIGHT."""
+    raw = env("CITEBOUND_RERANK_WEIGHT")
+    try:
+        weight = float(raw) if raw else RERANK_WEIGHT
+    except ValueError:
+        return RERANK_WEIGHT
+    return weight if 0.0 <= weight <= 1.0 else RERANK_WEIGHT

@@ -92,6 +92,9 @@ def register(app: typer.Typer) -> None:
                                               f"cross-encoder (default: $CITEBOUND_RERANK, else {'on' if config.RERANK else 'off'})."),
         rerank_depth: Optional[int] = typer.Option(None, "--rerank-depth", min=1, help="Candidates the reranker "
                                                    f"rescores (default: $CITEBOUND_RERANK_DEPTH, else {config.RERANK_DEPTH})."),
+        rerank_weight: Optional[float] = typer.Option(None, "--rerank-weight", min=0.0, max=1.0, help="The reranker's "
+                                                      "share against the fused score, from 0 to 1 (default: "
+                                                      f"$CITEBOUND_RERANK_WEIGHT, else {config.RERANK_WEIGHT})."),
         checker: Optional[str] = typer.Option(None, "--checker", help="Verifier checker: full (the default: rules, then the entailment model) or deterministic (rules only, faster)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full result as JSON."),
         no_audit: bool = typer.Option(False, "--no-audit", help="Do not write the request to the audit log."),
@@ -101,7 +104,7 @@ def register(app: typer.Typer) -> None:
         from citebound.pipeline import ask as run
         from citebound.retrieval import Retriever, ask_reranker
 
-        reranker = ask_reranker(rerank, rerank_depth)
+        reranker = ask_reranker(rerank, rerank_depth, rerank_weight)
         with KnowledgeBase.open(kb_path(kb)) as store:
             result = run(question, store, backend=backend, backend_options=parse_options(option),
                          retriever=Retriever(store, mode=mode, reranker=reranker), k=k, checker=checker,

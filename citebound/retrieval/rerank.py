@@ -65,7 +65,7 @@ class CrossEncoderReranker:
     `max_windows`: score at most this many windows of a chunk (those sharing most words with the
     question; 0: all of them; None: `config.RERANK_MAX_WINDOWS`); `combine`: how the reranker's scores order the head (module
     docstring; default `config.RERANK_COMBINE`); `weight`: the reranker's share for "interp" (default
-    `config.RERANK_WEIGHT`). The model loads on first use or on `warm_up()`, never here.
+    `config.rerank_weight()`: CITEBOUND_RERANK_WEIGHT, else `config.RERANK_WEIGHT`). The model loads on first use or on `warm_up()`, never here.
     """
 
     def __init__(
@@ -84,7 +84,7 @@ class CrossEncoderReranker:
         if combine not in COMBINE_MODES:
             raise InputError(f"combine must be one of {', '.join(COMBINE_MODES)}, got {combine!r}")
         self.combine = combine
-        self.weight = check_weight(config.RERANK_WEIGHT if weight is None else weight)
+        self.weight = check_weight(config.rerank_weight() if weight is None else weight)
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InputError(f"the rerank depth must be a positive integer, got {depth!r}")
         max_windows = config.RERANK_MAX_WINDOWS if max_windows is None else (max_windows or None)
@@ -210,7 +210,8 @@ _lock = threading.Lock()
 _encoders: dict[str, OnnxCrossEncoder] = {}
 
 
-def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | None = None) -> CrossEncoderReranker:
+def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | None = None,
+                    weight: float | None = None) -> CrossEncoderReranker:
     """A reranker over the process-wide encoder of `model_path` (loaded once, on first use; its pair
     cache shared by every depth): what the CLI and the server use."""
     path = Path(model_path) if model_path is not None else default_model_path()
@@ -224,12 +225,13 @@ def shared_reranker(model_path: str | os.PathLike | None = None, depth: int | No
         if key not in _encoders:
             _encoders[key] = OnnxCrossEncoder(path, threads=config.rerank_threads()).warm_up()
         encoder = _encoders[key]
-    return CrossEncoderReranker(depth=depth, encoder=encoder)
+    return CrossEncoderReranker(depth=depth, encoder=encoder, weight=weight)
 
 
-def ask_reranker(enabled: bool | None = None, depth: int | None = None) -> CrossEncoderReranker | None:
+def ask_reranker(enabled: bool | None = None, depth: int | None = None,
+                 weight: float | None = None) -> CrossEncoderReranker | None:
     """The reranker `ask` uses wherever it runs (the CLI, the Python API, HTTP, MCP, `eval qa`, the
     demo): the shared one when reranking is on (`enabled`, else `config.rerank_enabled()`, i.e.
     CITEBOUND_RERANK or config.RERANK), else None, so that one setting means the same everywhere."""
     on = config.rerank_enabled() if enabled is None else enabled
-    return shared_reranker(depth=depth) if on else None
+    return shared_reranker(depth=depth, weight=weight) if on else None

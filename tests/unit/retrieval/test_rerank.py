@@ -192,6 +192,31 @@ def test_rerank_settings_come_from_config_and_the_environment(monkeypatch):
     assert config.rerank_enabled() is False and config.rerank_depth() == config.RERANK_DEPTH
 
 
+def test_the_rerank_weight_comes_from_the_environment(monkeypatch, reranker):
+    """CITEBOUND_RERANK_WEIGHT sets the reranker's share wherever `ask` runs (docs/benchmarks.md: depth 20
+    at 0.3 is the mode dev chose by quality alone); anything but a number from 0 to 1 leaves the default."""
+    monkeypatch.delenv("CITEBOUND_RERANK_WEIGHT", raising=False)
+    assert config.rerank_weight() == config.RERANK_WEIGHT
+    for raw, weight in (("0.3", 0.3), ("0", 0.0), ("1", 1.0), ("1.5", config.RERANK_WEIGHT),
+                        ("-0.2", config.RERANK_WEIGHT), ("nan", config.RERANK_WEIGHT), ("half", config.RERANK_WEIGHT)):
+        monkeypatch.setenv("CITEBOUND_RERANK_WEIGHT", raw)
+        assert config.rerank_weight() == weight, raw
+    # the same hits, the reranker built as `ask` builds it (no weight given): the environment decides the order
+    question = "What causes scurvy?"
+    texts = ["Owls hunt small mammals at night.", "Scurvy is caused by a lack of vitamin C.", "Rome is in Italy."]
+    hits = [Hit(f"S{i}", Chunk(f"c{i}", "doc", 1, 0, len(t), t), {"fused": f}) for i, (t, f) in
+            enumerate(zip(texts, [0.033, 0.020, 0.019]), 1)]
+    order = {}
+    for raw in ("0", "0.8"):
+        monkeypatch.setenv("CITEBOUND_RERANK_WEIGHT", raw)
+        ranker = CrossEncoderReranker(encoder=reranker.encoder, depth=3, combine="interp")
+        assert ranker.weight == float(raw)
+        order[raw] = [h.source_id for h in ranker.rerank(question, hits)]
+    assert order["0"] == ["S1", "S2", "S3"] and order["0.8"][0] == "S2"
+    # an explicit weight wins over the environment
+    assert CrossEncoderReranker(encoder=reranker.encoder, depth=3, weight=0.3).weight == 0.3
+
+
 def test_the_reranker_runs_on_its_own_thread_count(monkeypatch):
     """One pair per call: the reranker's session takes RERANK_THREADS (1), not the embedder's CITEBOUND_THREADS."""
     monkeypatch.delenv("CITEBOUND_RERANK_THREADS", raising=False)
@@ -222,3 +247,32 @@ def test_ask_reranks_when_asked(small_kb):
     on = ask("--rerank", "--rerank-depth", "3")["sources"]
     assert on and all("rerank" in s["scores"] for s in on)
     assert all("rerank" not in s["scores"] for s in ask("--no-rerank")["sources"])
+
+
+def test_ask_takes_the_rerank_weight_from_its_flag_or_the_environment(small_kb):
+    """`citebound ask --rerank-weight W` (else CITEBOUND_RERANK_WEIGHT) through the real entry point: at 1
+    the reranked head is in the reranker's order, at 0 in the fused order, and here the two differ."""
+    import os
+    import subprocess
+    import sys
+
+    def ask(*flags: str, weight: str) -> list[dict]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "citebound.cli", "ask", "Which animals hunt at night?", "--kb", str(small_kb.path),
+             "--mode", "hybrid", "--json", "--no-audit", "--rerank", "--rerank-depth", "5", *flags],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "OMP_NUM_THREADS": "1", "CITEBOUND_RERANKER_MODEL": str(STAND_IN),
+                 "CITEBOUND_RERANK_WEIGHT": weight},
+        )
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)["sources"]
+
+    def descending(values: list[float]) -> bool:
+        return all(a >= b for a, b in zip(values, values[1:]))
+
+    by_model = ask("--rerank-weight", "1", weight="0")  # the flag wins over the environment
+    by_fused = ask(weight="0")
+    assert len(by_model) == len(by_fused) == 5
+    assert descending([s["scores"]["rerank"] for s in by_model])
+    assert descending([s["scores"]["fused"] for s in by_fused])
+    assert not descending([s["scores"]["rerank"] for s in by_fused])
