@@ -12,6 +12,10 @@ Protocol: never tune on a set here. A case one checker gets wrong is fixed, if a
 and is re-measured. A set whose failures have driven a change is spent: write the next set in a new
 file and say so in docs/benchmarks.md.
 
+The sets (2026-12-01): cases.jsonl (80; spent for the condition kind), cases2.jsonl (60; unspent),
+cases3.jsonl (60; spent for seven kinds, docs/benchmarks.md "Seven one-line mistakes from a third blind
+set"), cases4.jsonl (60; unspent, written to judge the next entailment model).
+
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
 Prints, per checker (shipped default thresholds): balanced accuracy, unsupported claims called
