@@ -86,6 +86,14 @@ def _event_before(toks: list[str], i: int) -> int | None:
     return k if k >= 0 and _event(toks[k]) else None
 
 
+def _year_after_month(toks: list[str], i: int) -> int | None:
+    """The index of the year a month at i is written with ("January 2021", "January 5, 2021"), else None."""
+    k = i + 1
+    if k < len(toks) and toks[k].isdigit() and len(toks[k]) <= 2:
+        k += 1 + (k + 1 < len(toks) and toks[k + 1] == ",")
+    return k if k < len(toks) and _YEAR.fullmatch(toks[k]) else None
+
+
 def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
     """(event stem, date, index of the date) for every `EVENT (complement) link* DATE` in the tokens; a
     range ("from 2010 to 2015", "2010-2015") binds the event to both ends."""
@@ -98,6 +106,8 @@ def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
         if j is None:
             continue
         out.append((stem(toks[j]), date, i))
+        if date.startswith("month:") and (y := _year_after_month(toks, i)) is not None:
+            out.append((stem(toks[j]), toks[y], y))  # "came into force in January 2021": 2021 too
         k = i + 2 if i + 2 < len(toks) and toks[i + 1] in _RANGE_WORDS else i + 1
         if k < len(toks) and (end := _date(toks, k)) is not None and end.startswith("month:") == date.startswith("month:"):
             out.append((stem(toks[j]), end, k))

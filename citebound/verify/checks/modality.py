@@ -16,7 +16,9 @@ A capitalised "May" inside a sentence, or before a number, is the month ("on 3 M
 evidence may also state an obligation without a modal verb ("Drivers need a valid licence", "are
 obligated to"): read there only, so those words can stop a conflict but never make one.
 
-A weaker claim ("may" against "must") is not a conflict. The cascade runs it with the negation rule; a
+An obligation the source denies ("not required", "need not", "don't have to") conflicts with a claim that
+states it ("must"), when the claim restates the source's words. A weaker claim ("may" against "must") is
+not a conflict. The cascade runs it with the negation rule; a
 conflict makes the source `unsupported` (stage `modality`) whatever a model says.
 """
 
@@ -26,6 +28,7 @@ import re
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
+from citebound.text.sentences import sentence_spans
 from citebound.verify.checks.scope import restating_clauses
 
 _RANK = {
@@ -38,6 +41,12 @@ _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an
 # to"): read only in the evidence, where they can only stop a conflict, never make one.
 _STATED_OBLIGATION = frozenset({"need", "needs", "obligated", "necessary", "requires", "require"})
 _NEGATIONS = frozenset("not no never cannot".split())
+# an obligation the source denies: "not required", "need not", "don't have to"
+_DENIED_OBLIGATION = re.compile(
+    r"\b(?:not|never)\s+(?:be\s+)?(?:required|mandatory|compulsory|obligatory)\b|\bneed\s+not\b|"
+    r"(?:\bnot\s+|n['’]t\s+)(?:have|need)\s+to\b",
+    re.IGNORECASE,
+)
 _MAY = re.compile(r"\bMay\b")
 
 
@@ -72,7 +81,11 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     stated = _modals(e_toks, evidence=True)
     if not stated:
         return []
-    if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks + e_toks):
+    c_negated = any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks)
+    if not c_negated and max(claimed)[0] == 3 and (denied := _denied_obligation(c_toks, evidence)):
+        # "Applicants must submit a portfolio" against "... may submit a portfolio, but it is not required"
+        return [f"the claim says {max(claimed)[1]!r} where the source says {denied!r}"]
+    if c_negated or any(t in _NEGATIONS or is_contracted_negation(t) for t in e_toks):
         return []
     (c_rank, c_word), (e_rank, e_word) = max(claimed), max(stated)
     if c_rank <= e_rank:
@@ -83,6 +96,27 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     if not c_content or not c_content <= e_content or not _restated_with_a_modal(evidence, c_content):
         return []
     return [f"the claim says {c_word!r} where the source says {e_word!r}"]
+
+
+def _denied_obligation(c_toks: list[str], evidence: str) -> str | None:
+    """The words of a sentence that restates the claim (every content word of it but its modals) and
+    denies an obligation ("not required") while stating none plainly ("Guests must show ID, but they do
+    not have to print their ticket" restates "must show ID"), else None."""
+    modal_words = set(_RANK) | _NEED
+    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in modal_words}
+    if not c_content:
+        return None
+    for start, end in sentence_spans(evidence):
+        sentence = evidence[start:end]
+        denied = _DENIED_OBLIGATION.search(sentence)
+        if denied is None or not c_content <= {stem(t) for t in tokens(sentence) if t.isalpha() and t not in STOP_WORDS}:
+            continue
+        toks = tokens(sentence)
+        plain = [t for k, t in enumerate(toks) if _RANK.get(t) == 3 or (t in _NEED and toks[k + 1 : k + 2] == ["to"])]
+        if all(any(n in _NEGATIONS or is_contracted_negation(n) for n in toks[max(0, k - 2) : k])
+               for k, t in enumerate(toks) if t in plain):  # fmt: skip
+            return " ".join(denied.group(0).split())
+    return None
 
 
 def _restated_with_a_modal(evidence: str, c_content: set[str]) -> bool:

@@ -52,7 +52,10 @@ Cambridge" against "Cambridge beat Oxford"; the passive too; 4 new, a kind every
 A change's direction in other verbs ("increased" against "fell", "climbed" against "dropped"; 3 new; the
 model gave "Prices increased" P = 0.80 against "Prices fell"), on 208: 0.894, 0.957.
 A thing given to the wrong one of two names ("Ana Silva coaches the junior team" against "... the senior team, while
-Paul Weber coaches the junior team"; 3 new), on 211: 0.896, 0.958.
+Paul Weber coaches the junior team"; 3 new), on 211: 0.896, 0.958. After the fourth blind set had judged the session's model
+candidates (and is spent for these two kinds): an obligation the source denies ("must register" against "can
+register, but it is not mandatory") and a year written after a month ("reopened in April 2020"; 4 new), on
+215: 0.894, 0.958.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -105,6 +108,8 @@ KNOWN_MISSES = {
                                     "'minutes' and '90': 0.46",
         "role-passive-kept": "no rule blocks it (the passive names the same deed), but none of its word pairs is "
                              "in the active source: 0.75",
+        "date-month-year-kept": "no rule blocks it ('April 2020' dates the reopening), but none of its word pairs "
+                                "is in the source: 0.75",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
