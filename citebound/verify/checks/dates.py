@@ -44,8 +44,8 @@ _TOKEN = re.compile(r"[^\W_]+|[.,;:!?()\[\]\"“”]")
 _YEAR = re.compile(r"1[0-9]{3}|20[0-9]{2}")
 _GAP = 3  # linking words between an event and its date
 _COMPLEMENT = 4  # words of the event's own clause between it and the linking words ("opened to the public in")
-_CLAUSE_ENDS = frozenset({".", ",", ";", ":", "!", "?", "(", ")", "and", "but", "or", "while", "whereas", "which", "who",
-                          "that", "when", "after", "before", "until", "since"})  # fmt: skip
+_CLAUSE_ENDS = frozenset({".", ",", ";", ":", "!", "?", "(", ")", "and", "but", "or", "while", "whereas", "which",
+                          "who", "that", "when", "after", "before", "until", "since"})  # fmt: skip
 _RANGE_WORDS = frozenset({"to", "until", "till", "through", "and"})
 
 
@@ -109,7 +109,8 @@ def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
         if date.startswith("month:") and (y := _year_after_month(toks, i)) is not None:
             out.append((stem(toks[j]), toks[y], y))  # "came into force in January 2021": 2021 too
         k = i + 2 if i + 2 < len(toks) and toks[i + 1] in _RANGE_WORDS else i + 1
-        if k < len(toks) and (end := _date(toks, k)) is not None and end.startswith("month:") == date.startswith("month:"):
+        end = _date(toks, k) if k < len(toks) else None
+        if end is not None and end.startswith("month:") == date.startswith("month:"):
             out.append((stem(toks[j]), end, k))
     return out
 

@@ -109,9 +109,9 @@ def _denied_obligation(c_toks: list[str], evidence: str) -> str | None:
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
         denied = _DENIED_OBLIGATION.search(sentence)
-        if denied is None or not c_content <= {stem(t) for t in tokens(sentence) if t.isalpha() and t not in STOP_WORDS}:
-            continue
         toks = tokens(sentence)
+        if denied is None or not c_content <= {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}:
+            continue
         plain = [t for k, t in enumerate(toks) if _RANK.get(t) == 3 or (t in _NEED and toks[k + 1 : k + 2] == ["to"])]
         if all(any(n in _NEGATIONS or is_contracted_negation(n) for n in toks[max(0, k - 2) : k])
                for k, t in enumerate(toks) if t in plain):  # fmt: skip

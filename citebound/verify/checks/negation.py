@@ -89,7 +89,8 @@ _QUOTES = frozenset({'"', "“", "”"})
 # group of ("non-members" are people, "non-EU citizens" are citizens)
 _ADJECTIVE_ENDINGS = ("able", "ible", "al", "ive", "ic", "ent", "ant", "ous", "ful", "ary", "ory", "ing", "ed")
 _SCOPE = 8  # tokens a cue reaches
-_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non|fail(?:s|ed|ing)?\s+to)\b|n['’]t\b",
+_HAS_CUE = re.compile(r"\b(?:not|no|never|nor|neither|cannot|impossible|unable|nowhere|non|fail(?:s|ed|ing)?\s+to)\b"
+                      r"|n['’]t\b",
                       re.IGNORECASE)
 
 

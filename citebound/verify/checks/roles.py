@@ -186,7 +186,7 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
         return []
     clauses = _clauses(evidence)
     evidence_names = {t for c in clauses for t in c if _is_name(t)}
-    joined = " ".join(" ".join(c) for c in clauses)
+    joined = " | ".join(" ".join(c) for c in clauses)  # a name at one clause's end is not one with the next's first
     out = []
     for role, verb, names, written in claimed:
         if not names <= evidence_names:
@@ -229,7 +229,8 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
         if i >= 2 and clause[i - 1].casefold() in _BE and i + 2 < len(clause) and clause[i + 1] == "by":
-            k = i - 2 if clause[i - 1].casefold() != "been" or clause[i - 2].casefold() not in ("has", "had", "have") else i - 3
+            perfect = clause[i - 1].casefold() == "been" and clause[i - 2].casefold() in ("has", "had", "have")
+            k = i - 3 if perfect else i - 2  # "has been acquired by": the patient is before "has"
             patient, agent = _name_before(clause, k + 1), _names_after(clause, i + 2)
             if patient and agent:
                 out.append((verb, frozenset(agent), frozenset(patient), tok))
