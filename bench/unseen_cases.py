@@ -14,7 +14,8 @@ file and say so in docs/benchmarks.md.
 
 The sets (2026-12-01): cases.jsonl (80; spent for the condition kind), cases2.jsonl (60; unspent),
 cases3.jsonl (60; spent for seven kinds, docs/benchmarks.md "Seven one-line mistakes from a third blind
-set"), cases4.jsonl (60; judged the ninth session's model candidates, then spent for three kinds).
+set"), cases4.jsonl (60; judged the ninth session's model candidates, then spent for three kinds). cases5.jsonl (60;
+written at the end of the ninth session, after all its changes: unspent, the next session's measure).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
