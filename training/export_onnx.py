@@ -60,9 +60,15 @@ def main() -> None:
     ap.add_argument("--checkpoint", type=Path, default=OUT / "cross_encoder.pt")
     ap.add_argument("--out", type=Path, default=TARGET)
     ap.add_argument("--quantize", choices=QUANTIZE_MODES, default=DYNAMIC)
+    ap.add_argument("--fp32", type=Path, default=None,
+                    help="where the float model is written (default: beside --out as NAME_fp32.onnx, or "
+                         "training/out/model_fp32.onnx for the shipped target, which must not get a float copy)")
     args = ap.parse_args()
-    export(args.checkpoint, args.out, probes=PROBES, fp32=OUT / "model_fp32.onnx", label="P(supported)",
-           quantize=args.quantize)
+    # one float file per output: two exports of candidates at once used to share training/out/model_fp32.onnx
+    # and one read the other's half-written file
+    fp32 = args.fp32 or (OUT / "model_fp32.onnx" if args.out.resolve() == TARGET.resolve()
+                         else args.out.with_name(args.out.stem + "_fp32.onnx"))  # fmt: skip
+    export(args.checkpoint, args.out, probes=PROBES, fp32=fp32, label="P(supported)", quantize=args.quantize)
 
 
 def quantize_weight_only(fp32: Path, out: Path, block: int = WEIGHT_BLOCK, accuracy_level: int = 4) -> int:
