@@ -81,6 +81,18 @@ _COMPLEMENT_VERBS = frozenset({"agree", "believe", "think", "say", "said", "clai
                                "appear", "clear", "true", "confirm", "demonstrate", "support", "imply", "consider",
                                "feel", "argue", "assume", "guarantee", "evidence", "sign", "reason"})  # fmt: skip
 _FAIL = frozenset({"fail", "fails", "failed", "failing"})
+_IF = frozenset({"if", "unless", "when", "whenever", "whether", "should", "once"})
+
+
+def _conditional(toks: list[str], i: int) -> bool:
+    """Whether toks[i] is inside a conditional clause ("If the Parliament fails to nominate ...": nothing
+    is denied)."""
+    for j in range(i - 1, -1, -1):
+        if toks[j] in _IF:
+            return True
+        if toks[j] in _CLAUSE_BREAKS or not _in_clause(toks[j]):
+            return False
+    return False
 # "do not sink as readily", "does not work as well": a degree, not a denial of the verb
 _DEGREES = frozenset({"much", "well", "many", "often", "fast", "far", "long", "high", "low", "hard", "good",
                       "strong", "quick", "large", "big", "great", "little", "few", "easy"})  # fmt: skip
@@ -160,7 +172,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     for i, tok in enumerate(toks):
         if tok in _WEAK_CUES:
             in_scope.update(range(i + 1, _clause_end(toks, i + 1, min(len(toks), i + 1 + _SCOPE))))
-            if tok in _FAIL and toks[i + 1 : i + 2] == ["to"] and i + 2 < len(toks) and _content(toks[i + 2]):
+            if tok in _FAIL and toks[i + 1 : i + 2] == ["to"] and i + 2 < len(toks) and _content(toks[i + 2]) \
+                    and not _conditional(toks, i):  # fmt: skip
                 # "failed to improve" denies "improve" (what it reaches past the verb stays neither:
                 # "failed to show a benefit" does not say there is none)
                 negated.setdefault(stem(toks[i + 2]), f"{tok + ' to'!r} before {toks[i + 2]!r}")
