@@ -33,8 +33,8 @@ import re
 
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import is_contracted_negation, tokens
-from citebound.verify.checks.negation import CLAUSE_NEGATIONS
+from citebound.text.tokenize import tokens
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS, states_negation
 from citebound.verify.checks.scope import restating_clauses
 
 _EXCEPT = re.compile(
@@ -50,7 +50,7 @@ def _stems(text: str) -> set[str]:
 
 
 def _negated(text: str) -> bool:
-    return any(t in CLAUSE_NEGATIONS or is_contracted_negation(t) for t in tokens(text))
+    return states_negation(tokens(text))
 
 
 def _exceptions(evidence: str):

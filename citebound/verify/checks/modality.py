@@ -37,6 +37,7 @@ _RANK = {
     **dict.fromkeys(("may", "might", "can", "could", "optional", "allowed", "permitted"), 1),
 }
 _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an obligation
+_MODAL_WORDS = frozenset(_RANK) | _NEED
 # Obligations a source may state without a modal verb ("Drivers need a valid licence", "are obligated
 # to"): read only in the evidence, where they can only stop a conflict, never make one.
 _STATED_OBLIGATION = frozenset({"need", "needs", "obligated", "necessary", "requires", "require"})
@@ -81,8 +82,10 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     stated = _modals(e_toks, evidence=True)
     if not stated:
         return []
+    # the claim's words but its modals: what a sentence of the evidence must state to restate it
+    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS}
     c_negated = any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks)
-    if not c_negated and max(claimed)[0] == 3 and (denied := _denied_obligation(c_toks, evidence)):
+    if not c_negated and max(claimed)[0] == 3 and (denied := _denied_obligation(c_content, evidence)):
         # "Applicants must submit a portfolio" against "... may submit a portfolio, but it is not required"
         return [f"the claim says {max(claimed)[1]!r} where the source says {denied!r}"]
     if c_negated or any(t in _NEGATIONS or is_contracted_negation(t) for t in e_toks):
@@ -90,27 +93,25 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     (c_rank, c_word), (e_rank, e_word) = max(claimed), max(stated)
     if c_rank <= e_rank:
         return []
-    modal_words = set(_RANK) | _NEED
-    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in modal_words}
     e_content = {stem(t) for t in e_toks if t.isalpha() and t not in STOP_WORDS}
     if not c_content or not c_content <= e_content or not _restated_with_a_modal(evidence, c_content):
         return []
     return [f"the claim says {c_word!r} where the source says {e_word!r}"]
 
 
-def _denied_obligation(c_toks: list[str], evidence: str) -> str | None:
-    """The words of a sentence that restates the claim (every content word of it but its modals) and
-    denies an obligation ("not required") while stating none plainly ("Guests must show ID, but they do
-    not have to print their ticket" restates "must show ID"), else None."""
-    modal_words = set(_RANK) | _NEED
-    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in modal_words}
+def _denied_obligation(c_content: set[str], evidence: str) -> str | None:
+    """The words of a sentence that restates the claim (states every stem of `c_content`, its content
+    words but its modals) and denies an obligation ("not required") while stating none plainly ("Guests
+    must show ID, but they do not have to print their ticket" restates "must show ID"), else None."""
     if not c_content:
         return None
     for start, end in sentence_spans(evidence):
         sentence = evidence[start:end]
         denied = _DENIED_OBLIGATION.search(sentence)
+        if denied is None:
+            continue
         toks = tokens(sentence)
-        if denied is None or not c_content <= {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}:
+        if not c_content <= {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}:
             continue
         plain = [t for k, t in enumerate(toks) if _RANK.get(t) == 3 or (t in _NEED and toks[k + 1 : k + 2] == ["to"])]
         if all(any(n in _NEGATIONS or is_contracted_negation(n) for n in toks[max(0, k - 2) : k])

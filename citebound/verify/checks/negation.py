@@ -125,6 +125,12 @@ def _is_cue(tok: str) -> bool:
     return tok in _CUES or is_contracted_negation(tok)
 
 
+def states_negation(toks) -> bool:
+    """Whether any of these tokens is a clause negation ("not", "never", "cannot", "isn't", ...): the rules that
+    read a claim's roles, scope or exceptions leave a negated one to this module."""
+    return any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in toks)
+
+
 def negations(text: str) -> set[str]:
     """The negation words of `text`, contractions normalised to "not"."""
     found = set()

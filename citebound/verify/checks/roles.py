@@ -44,8 +44,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import is_contracted_negation
-from citebound.verify.checks.negation import CLAUSE_NEGATIONS
+from citebound.verify.checks.negation import CLAUSE_NEGATIONS, states_negation
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[.;:,!?()]")
 _CLAUSE_END = frozenset(".;:!?()")
@@ -177,7 +176,7 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
     c_toks = _TOKEN.findall(claim)
     if not any(_is_name(t) for t in c_toks[1:]) and not (c_toks and _is_name(c_toks[0])):
         return []
-    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in c_toks):
+    if states_negation(c_toks):
         return []
     claimed = [r for c in _clauses(claim) for r in _roles(c)]
     low = evidence.lower()
@@ -240,7 +239,7 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
 def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
     """`reader` over the clauses of the claim and of the evidence; nothing for a negated claim (the
     negation rule reads it) or when the claim has nothing to read."""
-    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in _TOKEN.findall(claim)):
+    if states_negation(_TOKEN.findall(claim)):
         return [], []
     claimed = [d for c in _clauses(claim) for d in reader(c)]
     return (claimed, [d for c in _clauses(evidence) for d in reader(c)]) if claimed else ([], [])
@@ -320,7 +319,7 @@ def invented_authors(claim: str, source: str) -> list[str]:
     capitalised words (no acronyms); a negated claim is left alone."""
     if " by " not in claim:
         return []
-    if any(t.casefold() in CLAUSE_NEGATIONS or is_contracted_negation(t.casefold()) for t in _TOKEN.findall(claim)):
+    if states_negation(_TOKEN.findall(claim)):
         return []
     out = []
     for m in _AUTHORED.finditer(claim):

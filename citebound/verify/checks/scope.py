@@ -25,8 +25,8 @@ import re
 
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
-from citebound.text.tokenize import is_contracted_negation, tokens
-from citebound.verify.checks.negation import CLAUSE_NEGATIONS
+from citebound.text.tokenize import tokens
+from citebound.verify.checks.negation import states_negation
 
 _UNIVERSAL = frozenset({"all", "every", "each", "any"})
 _AFTER = re.compile(r"\s+(?:over|above|under|below|exceeding|more\s+than|less\s+than|fewer\s+than|at\s+least|"
@@ -53,7 +53,7 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     c_toks = tokens(claim)
     if not (_UNIVERSAL.intersection(c_toks) or "only" in c_toks):
         return []  # nothing to widen or narrow: the window need not be read (the cascade asks every claim)
-    if any(t in CLAUSE_NEGATIONS or is_contracted_negation(t) for t in c_toks):
+    if states_negation(c_toks):
         return []
     w_toks = tokens(evidence)
     claimed = _content(c_toks)
