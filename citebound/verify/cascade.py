@@ -106,9 +106,25 @@ from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span, headed_quote
 
 BLOCKED_SCORE_FACTOR = 0.25
+# The contradiction rules in the order they run, each (stage, conflicts(cascade, claim, window, source)): the
+# first that finds a conflict settles the source, so the later ones are not read.
+_CONTRADICTION_RULES = (
+    ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
+                                                   else polarity_conflicts(claim, window)),
+    ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
+    ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
+    ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
+    ("modality", lambda c, claim, window, source: modality_conflicts(claim, window)),
+    ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
+                                                  if c.stemming else []),
+    ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
+    ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
+                                              or crossed_roles(claim, window) or invented_authors(claim, source)),
+    ("plan", lambda c, claim, window, source: plan_conflicts(claim, window)),
+    ("condition", lambda c, claim, window, source: dropped_conditions(claim, window)),
+)  # fmt: skip
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")
-RULE_STAGES = ("numbers", "negation", "comparison", "exception", "scope", "modality", "opposite", "dates", "role",
-               "plan", "condition")
+RULE_STAGES = ("numbers", *(stage for stage, _ in _CONTRADICTION_RULES))
 DEFAULT_THRESHOLD = config.SUPPORT_THRESHOLD
 DEFAULT_PARTIAL_FLOOR = 0.5
 
@@ -198,20 +214,8 @@ class Cascade:
         "faster than"), or an event it dates otherwise -> unsupported, whatever later stages would say."""
         _, start, end = self.window(source, terms)
         window = source[start:end]
-        negated = [] if affirmed_by_exception(claim, window) else polarity_conflicts(claim, window)
-        for stage, conflicts in (("negation", negated),
-                                 ("comparison", comparison_conflicts(claim, window)),
-                                 ("exception", exception_conflicts(claim, window)),
-                                 ("scope", scope_conflicts(claim, window)),
-                                 ("modality", modality_conflicts(claim, window)),
-                                 ("opposite", swapped_opposites(claim, window, source_states(source))
-                                  if self.stemming else []),
-                                 ("dates", date_conflicts(claim, window)),
-                                 ("role", role_conflicts(claim, window) or swapped_roles(claim, window)
-                                          or crossed_roles(claim, window) or invented_authors(claim, source)),
-                                 ("plan", plan_conflicts(claim, window)),
-                                 ("condition", dropped_conditions(claim, window))):  # fmt: skip
-            if conflicts:
+        for stage, read in _CONTRADICTION_RULES:
+            if conflicts := read(self, claim, window, source):
                 return SourceCheck(
                     source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,
                     f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
