@@ -34,14 +34,14 @@ class ChunkSpan:
     end: int
 
 
-def content_hash(text: str) -> str:
-    """Hash of a text, used to key versions and embeddings (hexadecimal: what the store hands out)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def content_digest(text: str) -> bytes:
-    """`content_hash` as the 32 bytes the store keeps (migration m009)."""
+    """The sha256 of a text, as the 32 bytes the store keeps (migration m009)."""
     return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+def content_hash(text: str) -> str:
+    """`content_digest` in hexadecimal: what the store hands out, keying versions and embeddings."""
+    return content_digest(text).hex()
 
 
 def chunk_id(doc_id: str, start: int, end: int, text: str) -> str:
