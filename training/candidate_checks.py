@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from calibrate import DATA, SETS, load_half  # noqa: E402
 from match_threshold import matched_threshold, rates  # noqa: E402
 
+from citebound.metrics import balanced_accuracy  # noqa: E402
 from citebound.verify import verify_answer  # noqa: E402
 from citebound.verify.batch import predict  # noqa: E402
 from citebound.verify.checkers import make_checker  # noqa: E402
@@ -98,19 +99,20 @@ def held_out_detail_pairs(n: int) -> list[tuple[str, str, int, str]]:
 
 def score_detail(held_out: list, model_chk, threshold: float, chk) -> dict:
     """Per kind: the share the `model` checker (at its calibrated threshold) and `full` get right."""
+    gold = [bool(y) for _, _, y, _ in held_out]
+    said = {"model_right": [model_chk.check_pair(claim, doc).score >= threshold for claim, doc, _, _ in held_out],
+            "full_right": [chk.check_pair(claim, doc).label == "supported" for claim, doc, _, _ in held_out]}
     out: dict[str, dict] = {}
-    for claim, doc, y, kind in held_out:
+    for k, (_, _, y, kind) in enumerate(held_out):
         d = out.setdefault(kind, {"label": "supported" if y else "unsupported", "n": 0, "model_right": 0, "full_right": 0})
         d["n"] += 1
-        d["model_right"] += (model_chk.check_pair(claim, doc).score >= threshold) == bool(y)
-        d["full_right"] += (chk.check_pair(claim, doc).label == "supported") == bool(y)
+        for key in said:
+            d[key] += said[key][k] == gold[k]
     for d in out.values():
-        d["model_right"] = round(d["model_right"] / d["n"], 3)
-        d["full_right"] = round(d["full_right"] / d["n"], 3)
-    recalls = lambda key: [sum(d[key] * d["n"] for d in out.values() if d["label"] == lab)  # noqa: E731
-                           / sum(d["n"] for d in out.values() if d["label"] == lab) for lab in ("supported", "unsupported")]
+        for key in said:
+            d[key] = round(d[key] / d["n"], 3)
     return {"per_kind": dict(sorted(out.items())),
-            "balanced_accuracy": {k: round(sum(recalls(k)) / 2, 3) for k in ("model_right", "full_right")}}
+            "balanced_accuracy": {key: round(balanced_accuracy(gold, said[key]), 3) for key in said}}
 
 
 def paired_dev(model: str, calibration: dict, shipped_calibration: dict, data: Path, n_boot: int = 2000) -> dict:
@@ -131,8 +133,7 @@ def paired_dev(model: str, calibration: dict, shipped_calibration: dict, data: P
             said[kind, who] = {s: np.array([p.label == "supported" for p in predict(rows[s], chk)[0]]) for s in SETS}
 
     def mean_ba(sup: dict, idx: dict) -> float:
-        return float(np.mean([(sup[s][idx[s]][gold[s][idx[s]]].mean() + (~sup[s][idx[s]][~gold[s][idx[s]]]).mean()) / 2
-                              for s in SETS]))  # fmt: skip
+        return float(np.mean([balanced_accuracy(gold[s][idx[s]], sup[s][idx[s]]) for s in SETS]))
 
     rng = np.random.default_rng(0)
     full_idx = {s: np.arange(len(rows[s])) for s in SETS}
@@ -152,21 +153,22 @@ def paired_dev(model: str, calibration: dict, shipped_calibration: dict, data: P
 
 
 def score_cases(cases: list[dict], chk, through_answer: bool) -> dict:
-    wrong, n = [], {"supported": [0, 0], "unsupported": [0, 0]}  # gold -> [right, total]
+    wrong, gold, said_supported = [], [], []
     for c in cases:
         if through_answer:  # as bench/unseen_cases.py does
             v = verify_answer(f"{c['claim']} [S1]", {"S1": c["source"]}, checker=chk).claims[0]
         else:  # as tests/unit/verify/test_plain_cases.py does
             v = chk.check_pair(c["claim"], c["source"])
-        said = "supported" if v.label == "supported" else "unsupported"
-        n[c["gold"]][0] += said == c["gold"]
-        n[c["gold"]][1] += 1
-        if said != c["gold"]:
+        gold.append(c["gold"] == "supported")
+        said_supported.append(v.label == "supported")
+        if said_supported[-1] != gold[-1]:
             wrong.append({"id": c["id"], "kind": c.get("kind"), "gold": c["gold"], "score": round(v.score, 3),
                           "claim": c["claim"]})
-    sup, uns = n["supported"], n["unsupported"]
-    return {"cases": len(cases), "balanced_accuracy": round((sup[0] / sup[1] + uns[0] / uns[1]) / 2, 3),
-            "unsupported_called_supported": f"{uns[1] - uns[0]}/{uns[1]}", "faithful_kept": f"{sup[0]}/{sup[1]}",
+    n_sup = sum(gold)
+    kept = sum(g and s for g, s in zip(gold, said_supported))
+    false_support = sum(s and not g for g, s in zip(gold, said_supported))
+    return {"cases": len(cases), "balanced_accuracy": round(balanced_accuracy(gold, said_supported), 3),
+            "unsupported_called_supported": f"{false_support}/{len(gold) - n_sup}", "faithful_kept": f"{kept}/{n_sup}",
             "wrong": wrong}
 
 
