@@ -52,7 +52,9 @@ optional required, optional compulsory, voluntary mandatory, voluntary compulsor
 open closed, earliest latest, before after, most few, many few, begin complete, begin finish, start complete,
 start finish, increase fall, increase drop, increase plunge, rise decrease, rise reduce, grow decline, grow fall,
 grow drop, climb fall, climb drop, climb decline, climb decrease, jump fall, jump drop, soar plunge, soar fall,
-surge fall, surge drop
+surge fall, surge drop, increase shorten, lengthen shorten, extend shorten, prolong shorten,
+raise cut, raise reduce, raise lower, boost cut, boost reduce, increase halve, double halve, widen narrow,
+strengthen weaken
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):

@@ -59,6 +59,9 @@ register, but it is not mandatory") and a year written after a month ("reopened 
 Said restored it": the role rule let "Omar Said painted the mural" pass; 1 new), on 216: 0.894, 0.958. "fails to"
 inside a condition denies nothing ("If a member fails to renew the card within 30 days, ..."; found by running the
 session's rules over 1,040 faithful generated claims; 1 new), on 217: 0.894, 0.959.
+2026-12-01 (18:15), kinds the second blind set (cases2.jsonl, now spent) showed, each with a contradiction and a
+restatement of the same source: a change's direction in more verbs ("increased" against "shortened", "raised"
+against "cut"; 4 new), on 221: 0.896, 0.959.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
