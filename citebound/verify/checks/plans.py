@@ -6,7 +6,8 @@ in its source, so word overlap (and, measured, the entailment model) calls it su
 in the best evidence window, the parts (a sentence, cut at semicolons, commas and "and" / "but") that
 say something is to come, as a predicate: `is planned` (scheduled, proposed, expected), `plans to`,
 `coming soon`, `in (the) future`, `next year` (week, month, quarter, season, release, version), `later
-this year` ("scheduled flights" and "upcoming concerts" name things, they plan nothing). It finds a
+this year`, `next Monday` (a weekday, a month, the weekend) ("scheduled flights" and "upcoming concerts" name
+things, they plan nothing). It finds a
 conflict when
 
 - the claim says none of those things itself (nor "expect", "plan", "intend", "hope", "predict", ...),
@@ -34,7 +35,9 @@ from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 _PLAN = re.compile(
     r"\b(?:(?:is|are|was|were|be|been|being)\s+(?:planned|scheduled|proposed|expected)|plans?\s+to|planning\s+to|"
     r"coming\s+soon|in\s+(?:the\s+)?future|"
-    r"(?:next|later\s+this)\s+(?:year|week|month|quarter|season|spring|summer|autumn|fall|winter|release|version))\b",
+    r"(?:next|later\s+this)\s+(?:year|week|month|quarter|season|spring|summer|autumn|fall|winter|release|version|"
+    r"weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|(?-i:May)|june|"
+    r"july|august|september|october|november|december))\b",
     re.IGNORECASE,
 )
 # a claim that sets itself in time may restate a plan ("The museum reopens in May")
