@@ -9,7 +9,9 @@ evidence window (`find_span`: case, spacing and punctuation aside) and reads the
 - right after it, a connective that makes it conditional: "only if", "only when", "unless", "provided
   (that)", "as long as", "on condition that", "subject to", "if", or "only" before a restriction ("only
   on weekends", "only for members"), or "for" a group past a threshold ("for orders over 50 euros",
-  "for children under 12");
+  "for children under 12"); or, past a short phrase of the statement's own (up to four words: "can borrow
+  laptops for one week if they leave a deposit"), one of the connectives that open a clause ("if",
+  "unless", "provided", "as long as", "on condition that"; not "even if", "as if", "check if");
 - before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
   cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
 
@@ -37,6 +39,16 @@ _AFTER = re.compile(
     r"of\s+(?:at\s+least|over|up\s+to))\s+(?:[$€£]\s*)?\d)",
     re.IGNORECASE,
 )
+# the same past a short phrase of the claim's statement ("can borrow laptops | for one week | if they leave a
+# deposit"): up to four words, none a conjunction that starts another statement, none a verb that asks
+# whether ("check if"), nor "even" / "as" ("even if", "as if" hold it whatever happens)
+_GAPPED = re.compile(
+    r"\s+(?:(?!(?:and|but|or|nor|so|because|which|who|while|whereas|as|even|ask|asks|asked|see|check|checks|"
+    r"know|tell|decide|decides|wonder|determine|test|whether)\b)[^\W_][\w'’-]*\s+){1,4}?,?\s*"
+    r"(?:only\s+(?:if|when)|unless|provided(?:\s+that)?|as\s+long\s+as|on\s+(?:the\s+)?condition\s+that|"
+    r"if(?!\s+(?:needed|necessary|possible|any|required)\b))\b",
+    re.IGNORECASE,
+)
 # a sentence that opens with a conditional clause, then a comma, then the claim
 _BEFORE = re.compile(
     r"(?:^|[.!?;:]\s+)(?:only\s+if|only\s+when|if|unless|provided(?:\s+that)?|as\s+long\s+as|"
@@ -57,7 +69,7 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
         return []
     start, end = span
     after = window[end:]
-    if _AFTER.match(after):
+    if _AFTER.match(after) or _GAPPED.match(after):
         stop = _SENTENCE_END.search(after)
         condition = after[: stop.start() if stop else len(after)].strip(" ,")
         return [f"the source goes on {condition[:80]!r}, a condition the claim leaves out"]
