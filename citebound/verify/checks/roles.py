@@ -111,13 +111,17 @@ _ABBREVIATION = re.compile(r"\b(Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|[A-Z])\.")
 
 
 def _clauses(text: str) -> list[list[str]]:
-    """The text's clauses as tokens: cut at sentence ends and semicolons, and before "and" / "but" when
-    a new subject follows it ("Bob founded it and Alice joined"; not "Bob and Alice founded")."""
+    """The text's clauses as tokens: cut at sentence ends and semicolons, before "and" / "but" when a new
+    subject follows it ("Bob founded it and Alice joined"; not "Bob and Alice founded"), and at a comma
+    before a participle ("Seville won the bid, beating Madrid": Madrid is beaten, not a winner)."""
     out: list[list[str]] = [[]]
     toks = _TOKEN.findall(_ABBREVIATION.sub(r"\1", text))
     for k, tok in enumerate(toks):
         if tok in _CLAUSE_END:
             out.append([])
+            continue
+        if tok == "," and k + 1 < len(toks) and toks[k + 1].endswith("ing") and _is_verb(toks[k + 1]):
+            out.append([])  # ", beating Madrid": a participle's clause, of what it names, not the verb's before
             continue
         if tok.casefold() in ("and", "but") and out[-1] and not _is_name(out[-1][-1]) \
                 and k + 2 < len(toks) and _is_name(toks[k + 1]) and _is_verb(toks[k + 2]):  # fmt: skip
