@@ -27,7 +27,8 @@ says.
 
 `swapped_roles`, in the same stage: who did a deed to whom, turned round ("Northwind acquired Acme"
 against "In 2019 Acme acquired Northwind"; a passive "was acquired by" read as the deed it names), with
-the same verb; a synonym ("bought") is not compared. `crossed_roles`: a name given the thing the source
+the same verb; a synonym ("bought") is not compared. Either side may be an article and a noun instead of a
+name ("The startup acquired the bank" against "The bank acquired the startup"). `crossed_roles`: a name given the thing the source
 gives another name, with the same verb, when the source gives the claim's name another thing ("Maria Lopez
 leads the design team" against "Maria Lopez leads the research team, and Tom Becker leads the design team").
 
@@ -220,21 +221,57 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
 _BE = frozenset({"was", "were", "is", "are", "been", "be"})
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+_NOUN_WORDS = 3  # words of a "the NOUN" participant at most ("the small startup")
+
+
+def _is_noun_word(tok: str) -> bool:
+    return tok.isalpha() and tok.islower() and tok not in STOP_WORDS and tok not in CLAUSE_NEGATIONS
+
+
+def _party_before(clause: list[str], i: int) -> list[str]:
+    """Who is right before position i: names ("Acme", "Bob and Alice"), or an article and a noun ("the
+    bank", "the new bank": read as its last word, the noun)."""
+    if names := _name_before(clause, i):
+        return names
+    j = i - 1
+    while j >= 0 and i - j <= _NOUN_WORDS and _is_noun_word(clause[j]):
+        j -= 1
+    if j < i - 1 and j >= 0 and clause[j].casefold() in _ARTICLES and (j == 0 or not _is_name(clause[j - 1])):
+        return [stem(clause[i - 1])]
+    return []
+
+
+def _party_after(clause: list[str], i: int) -> list[str]:
+    """Who is from position i on: names ("Northwind"), or an article and a noun up to the next word that is
+    none ("the startup for 30 million euros": the startup)."""
+    if names := _names_after(clause, i):
+        return names
+    if i < len(clause) and clause[i] in _ARTICLES:
+        j = i + 1
+        while j < len(clause) and j - i <= _NOUN_WORDS and _is_noun_word(clause[j]):
+            j += 1
+        if j > i + 1 and (j == len(clause) or not _is_name(clause[j])):
+            return [stem(clause[j - 1])]
+    return []
+
+
 def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str], str]]:
     """(verb stem, who, whom, the verb as written) for each "NAME VERB NAME" ("Acme acquired Northwind")
-    and "NAME was VERB by NAME" ("Northwind was acquired by Acme": Acme did it, to Northwind)."""
+    and "NAME was VERB by NAME" ("Northwind was acquired by Acme": Acme did it, to Northwind); a NAME may
+    also be an article and a noun ("The bank acquired the startup")."""
     out = []
     for i, tok in enumerate(clause):
         if not _is_past(tok):
             continue
         verb = stem(tok)
-        who, whom = _name_before(clause, i), _names_after(clause, i + 1)
+        who, whom = _party_before(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
         if i >= 2 and clause[i - 1].casefold() in _BE and i + 2 < len(clause) and clause[i + 1] == "by":
             perfect = clause[i - 1].casefold() == "been" and clause[i - 2].casefold() in ("has", "had", "have")
             k = i - 3 if perfect else i - 2  # "has been acquired by": the patient is before "has"
-            patient, agent = _name_before(clause, k + 1), _names_after(clause, i + 2)
+            patient, agent = _party_before(clause, k + 1), _party_after(clause, i + 2)
             if patient and agent:
                 out.append((verb, frozenset(agent), frozenset(patient), tok))
     return out
