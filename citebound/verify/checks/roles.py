@@ -286,6 +286,10 @@ def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
     return (claimed, [d for c in _clauses(evidence) for d in reader(c)]) if claimed else ([], [])
 
 
+# deeds two do to each other: either way round says the same
+_MUTUAL = frozenset(stem(w) for w in "met married played faced fought drew tied divorced dated partnered".split())
+
+
 def swapped_roles(claim: str, evidence: str) -> list[str]:
     """Each deed the claim says one name did to another that the evidence says the other did to the first
     ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb, and never the
@@ -293,6 +297,8 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
     claimed, stated = _read_both(claim, evidence, _deeds)
     out = []
     for verb, who, whom, written in claimed:
+        if verb in _MUTUAL:
+            continue  # "Alice married Bob" is "Bob married Alice"
         same = [d for d in stated if d[0] == verb]
         if any(who & w and whom & m for _, w, m, _ in same):
             continue  # the evidence says it the claim's way round (too)
