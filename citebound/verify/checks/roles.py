@@ -8,7 +8,8 @@ in the best evidence window:
 
 - **who**: "NAME VERB" or "VERB by NAME" ("Alice founded", "founded by Alice");
 - **where**: "VERB in NAME" or "VERB at NAME" ("founded in Berlin"; the name may come a few words after
-  the verb: "founded in 1990 in Berlin").
+  the verb: "founded in 1990 in Berlin"; "in the NAME": "hangs in the Louvre"), with a verb in the past
+  or the present ("lives in Lyon").
 
 A NAME is a run of capitalised words that are not stop words ("Alice", "New York"; "The" is none). It
 finds a conflict when the window states the verb with another name in the same place ("Bob founded",
@@ -85,6 +86,11 @@ def _is_past(tok: str) -> bool:
     return _is_verb(tok) and (tok.endswith("ed") or tok in _IRREGULAR_PAST)
 
 
+def _is_present(tok: str) -> bool:
+    """A verb in the present, third person ("hangs", "lives"): where it happens now is read too."""
+    return _is_verb(tok) and tok.endswith("s") and not tok.endswith(("ss", "us", "is"))
+
+
 def _name_before(toks: list[str], i: int) -> list[str]:
     """The names right before position i, joined by "and" / "or" / commas ("Bob and Alice" founded)."""
     names, j = [], i - 1
@@ -137,15 +143,17 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
     "VERB in/at NAME"."""
     out = []
     for i, tok in enumerate(clause):
-        if not _is_past(tok):
+        past = _is_past(tok)
+        if not past and not _is_present(tok):
             continue
         verb = stem(tok)
-        if (who := _name_before(clause, i)) and (i == len(who) or not _is_name(clause[i - len(who) - 1])):
+        if past and (who := _name_before(clause, i)) and (i == len(who) or not _is_name(clause[i - len(who) - 1])):
             out.append(("who", verb, frozenset(who), tok))
-        if i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
+        if past and i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
             out.append(("who", verb, frozenset(agent), tok))
         for j in range(i + 1, min(len(clause) - 1, i + 1 + _PLACE_REACH)):
-            if clause[j] in _PLACE_PREPS and _is_name(clause[j + 1]):
+            if clause[j] in _PLACE_PREPS and (_is_name(clause[j + 1]) or (
+                    clause[j + 1] == "the" and j + 2 < len(clause) and _is_name(clause[j + 2]))):  # fmt: skip
                 out.append(("where", verb, frozenset(_places(clause, j)), tok))
                 break
             if _is_verb(clause[j]) and j > i + 1:
