@@ -11,7 +11,7 @@ written the European way, 4990), so the check stays lenient rather than raising 
 What is deliberately not read as a number: digits glued after letters (`p53`, `H1N1`, `COVID-19`), a
 list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[S2]`), and, when
 `ambiguous_words=False` (how claims are read), the lone words `one`, `first` and `second`
-("one of the", "a second look").
+("one of the", "a second look"), except "first" and "second" as a rank ("finished second", "came first").
 
 Hedged claim numbers (`about 5,000`, `more than 40`) are marked, so a checker can accept a nearby or
 larger source value instead of demanding the exact one.
@@ -107,6 +107,9 @@ _TIME_STARTS = re.compile(r"\d(?<![\d:.]\d)\d?:")
 _NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})
 _SMALL_NUMBER_WORDS = frozenset({*UNITS, *TENS})
 _PERCENT_AFTER = re.compile(r"\s*(?:%|percent\b|per\s?cent\b)", re.IGNORECASE)
+# a verb of placing right before "first" / "second": a rank ("finished second", "came first")
+RANKED = re.compile(r"\b(?:finish(?:ed|es)?|came|comes?|plac(?:ed|es)|rank(?:ed|s)?|end(?:ed|s)?\s+up)\s+$",
+                     re.IGNORECASE)
 _ENUMERATOR = re.compile(r"^[ \t]*(?:\(?\d{1,2}[.)]|[-*•])[ \t]+", re.MULTILINE)
 _HEDGE_APPROX = re.compile(
     r"(?:about|approximately|approx\.?|around|roughly|nearly|almost|some|circa|ca\.|~|an estimated)\s*$",
@@ -388,8 +391,9 @@ def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, 
     lowered = [w.group(0).lower() for w in part]
     if lowered in (["a"], ["an"]):
         return None
-    if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS:
-        return None
+    if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS \
+            and not (lowered[0] != "one" and RANKED.search(text, max(0, part[0].start() - 24), part[0].start())):
+        return None  # "one of the", "a second look"; but "finished second" is a rank
     value, ordinal = _words_value(lowered)
     start, end = part[0].start(), part[-1].end()
     kind = "ordinal" if ordinal else "number"

@@ -34,6 +34,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    before its "by": "reduced hospital stays by 30 %" does not state it when the sentence names
    mortality elsewhere (unless the source's changed thing is in the claim too, as in the passive
    "Mortality was reduced by 30 %", or the claim's thing is in the source's clause);
+A place in a ranking the claim states with an ordinal ("finished second", "came 3rd") is stated by an
+   ordinal ("second", "2nd") or a label's number ("No. 2", "place 2"), not by a count ("two places behind");
 3. **year**: when the claim dates its number (`12 % in 2019`) and the source sentence dates that
    mention with a year, the nearest such year is one of the claim's ("12 % in 2018 and 5 % in 2019"
    does not state 12 % in 2019); a year right after the value is its year ("8 % in 2022 and 12 % in
@@ -53,6 +55,7 @@ from itertools import pairwise
 
 from citebound.text.numbers import (
     _NUMBER_WORDS,
+    RANKED,
     Number,
     NumberMention,
     canonical,
@@ -504,6 +507,12 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             j_end = sentence_of(found.end - 1)[0] if found.end > s_end else j
             if j_end != j and 0 <= j_end < len(sentence_words):  # "98. 7 per cent of cases": both halves
                 words = {**dict.fromkeys(words), **dict.fromkeys(sentence_words[j_end])}  # type: ignore[arg-type]
+            if mention.kind == "ordinal" and found.kind != "ordinal" and _ranks(claim, mention) \
+                    and not _labelled(source, found.start):
+                # "finished second" is not stated by "finished fourth, two places behind": a rank is stated
+                # as one ("2nd", "second"), or as a label's number ("No. 2", "place 2")
+                failures.append((0, f"{describe(mention)} only as {shown!r}, not as a rank"))
+                continue
             # 1. unit or noun: a different unit fails; no unit fails unless the sentence names the
             # claim's unit and gives it to no other number ("a rise of 8.3 (inches)" passes, "400 IU
             # ... 200 mg" does not for 400 mg); a noun fails when the sentence names it, but not next
@@ -631,6 +640,21 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         kind = {0: "unit" if wanted.units else "noun", 1: "sentence", 2: "year", 3: "rival"}[rank]
         problems.append(NumberProblem(mention, kind, detail))
     return problems
+
+
+_RANK_LABELS = frozenset({"place", "position", "rank", "ranked", "no", "number", "#"}) | LABEL_WORDS
+
+
+def _ranks(claim: str, mention: NumberMention) -> bool:
+    """Whether the claim's ordinal is a place in a ranking ("finished second", "came 3rd"): an ordinal
+    that names ("the Fourth Assessment Report") or orders ("the third phase") may be written as a count."""
+    return RANKED.search(claim, max(0, mention.start - 24), mention.start) is not None
+
+
+def _labelled(source: str, start: int) -> bool:
+    """Whether the source number at `start` follows a label ("No. 2", "season 3", "place 2", "#2")."""
+    before = re.findall(r"[^\W\d_]+|#", source[max(0, start - 20) : start])
+    return bool(before) and before[-1].casefold() in _RANK_LABELS
 
 
 # "450 grams and its battery 60 grams": a joined clause whose verb is left out, a thing and its own value

@@ -67,7 +67,8 @@ stated as "is closed"; 2 new), on 223. A condition past a short phrase ("can sta
 Porto": Porto did not win; 2 new), on 228. A deed turned round between two things named in lower case ("The bookshop
 chain bought the publisher"; 2 new), on 230. A deed two do to each other said the other way round ("met", "married":
 the rule blocked "Alice married Bob" against "Bob married Alice"; 1 new), on 231. A place said in the present and
-after "the" ("stands in the Prado" against "... now stands in the Uffizi"; 2 new), on 233.
+after "the" ("stands in the Prado" against "... now stands in the Uffizi"; 2 new), on 233. A place in a ranking is
+stated as a rank, not as a count ("came second" against "came fifth ..., two lengths behind"; 3 new), on 236.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -122,6 +123,8 @@ KNOWN_MISSES = {
                              "in the active source: 0.75",
         "date-month-year-kept": "no rule blocks it ('April 2020' dates the reopening), but none of its word pairs "
                                 "is in the source: 0.75",
+        "num-rank-label-kept": "no rule blocks it ('Season 3' is the third season), but none of its word pairs is "
+                               "in the source: 0.75",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
