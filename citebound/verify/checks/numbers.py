@@ -384,15 +384,17 @@ def _past_unit(text: str, end: int) -> int:
     return at
 
 
-def qualifier_after(text: str, end: int, word_stem=_word_stem) -> tuple[str, frozenset[str], str] | None:
+def qualifier_after(text: str, end: int, word_stem=_word_stem,
+                    bare: bool = False) -> tuple[str, frozenset[str], str] | None:  # fmt: skip
     """(preposition, stems of its words, the phrase as written) of the phrase that qualifies the number
     ending at `end`: "9 am on weekdays and Sundays" -> ("on", {weekday, sunday}, "on weekdays and
-    Sundays"); None when none follows."""
+    Sundays"); None when none follows. `bare`: also a phrase of no content word ("in the one before":
+    ("in", {}, ...)), which qualifies the number as something other than any named thing."""
     m = _QUALIFIER.match(text, _past_unit(text, end))
     if m is None:
         return None
     words = [w for w in _WORDS.findall(m.group(2)) if _content(w) and w.casefold() not in ("and", "or")]
-    if not words:
+    if not words and not bare:
         return None
     phrase = re.sub(r"\s+(?:and|or)$", "", " ".join(m.group(0).split()), flags=re.IGNORECASE)
     return m.group(1).lower(), frozenset(map(word_stem, words)), phrase
@@ -551,7 +553,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 continue
             others = [k for k, o in enumerate(mentions) if s_start <= o.start < s_end and o is not found
                       and not states_value(mention, o)]  # the sentence's other numbers  # fmt: skip
-            if claimed_qualifier and others and (got_q := qualifier_after(source, found.end, word_stem)) \
+            if claimed_qualifier and others and (got_q := qualifier_after(source, found.end, word_stem, bare=True)) \
                     and got_q[0] == claimed_qualifier[0] and not got_q[1] & claimed_qualifier[1] and any(
                         (q := qualifier_after(source, mentions[k].end, word_stem)) and q[0] == claimed_qualifier[0]
                         and q[1] & claimed_qualifier[1] for k in others):  # fmt: skip
