@@ -8,7 +8,11 @@ the claim and its best evidence window:
 - **all**: the claim says `all` / `every` / `each` / `any` of a noun, the window names that noun with a
   restriction right after it (`over`, `above`, `under`, `below`, `exceeding`, `more than`, `less than`,
   `at least`, `at most`, `up to`, `from`, `within`: "orders over 50 euros") or right before it (`some`,
-  `most`, `certain`, `selected`, `eligible`, `qualifying`, `many`, `few`), and says no universal itself;
+  `most`, `certain`, `selected`, `eligible`, `qualifying`, `many`, `few`) or a part of it ("two of the
+  five flights", "a third of the members", "nine in ten residents"), and says no universal itself;
+- **most**: the claim says `most` (or "the majority") of a noun, the window names at most half of it ("two
+  of the five flights", "a third of the members", "40 percent of the staff", "few members", "a minority
+  of"), and says no `most` / `majority` / `all` itself;
 - **only**: the claim says `only` of a noun (or "X alone"), the window names that noun joined to
   another by `and` / `or` / `as well as` ("managers and team leads") that the claim does not name
   itself ("Only cash and cards" restates "cash and cards"), and says no `only` itself;
@@ -32,6 +36,17 @@ _UNIVERSAL = frozenset({"all", "every", "each", "any"})
 _AFTER = re.compile(r"\s+(?:over|above|under|below|exceeding|more\s+than|less\s+than|fewer\s+than|at\s+least|"
                     r"at\s+most|up\s+to|from|within)\b", re.IGNORECASE)
 _BEFORE = frozenset({"some", "most", "certain", "selected", "eligible", "qualifying", "many", "few"})
+# a part of the noun named right before it: "two of the five flights", "a third of the members", "nine in ten
+# residents", "40 percent of the staff"
+_SMALL = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|"
+          "eighty|ninety|hundred|thousand")
+_PART = r"(?:\d[\d,.]*\s*(?:%|percent|per\s+cent)?|" + _SMALL + r"|half|thirds?|quarters?|fifths?|tenths?|some|most|many|few|" \
+        r"several|none|majority|minority|percent|per\s+cent)"
+_PARTITIVE = re.compile(r"\b(" + _PART + r")\s+(?:of|in|out\s+of)\s+(?:the\s+|its\s+|their\s+|our\s+|these\s+|"
+                        r"those\s+)?((?:\d[\d,]*|" + _SMALL + r")\s+)?$", re.IGNORECASE)
+_FRACTIONS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10,
+              "tenths": 10}  # fmt: skip
+_MINORITY = frozenset({"few", "minority", "none", "some"})
 _JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
@@ -51,7 +66,7 @@ def _noun_after(toks: list[str], i: int) -> str | None:
 def scope_conflicts(claim: str, evidence: str) -> list[str]:
     """Each widened or narrowed scope, as a readable phrase; empty when none or the rule cannot tell."""
     c_toks = tokens(claim)
-    if not (_UNIVERSAL.intersection(c_toks) or "only" in c_toks):
+    if not (_UNIVERSAL.intersection(c_toks) or "only" in c_toks or "most" in c_toks or "majority" in c_toks):
         return []  # nothing to widen or narrow: the window need not be read (the cascade asks every claim)
     if states_negation(c_toks):
         return []
@@ -64,6 +79,14 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
             if noun and not _restricted(claim, noun) and any(
                     _restricted(clause, noun) for clause in restating_clauses(evidence, claimed - {stem(noun)})):
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
+        elif tok in ("most", "majority") and (i == 0 or c_toks[i - 1] != "the" or tok == "majority") \
+                and not {"most", "majority", "all", "every"} & set(w_toks):
+            noun = _noun_after(c_toks, i)
+            for clause in restating_clauses(evidence, claimed - {stem(noun)}) if noun else ():
+                share = _share(clause, noun)
+                if share is not None and share[0] <= 0.5:
+                    out.append(f"the source says it of {share[1]!r} {noun}, not {tok} {noun}")
+                    break
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
             noun = _noun_after(c_toks, i)
             for clause in restating_clauses(evidence, claimed - {stem(noun)}) if noun else ():
@@ -99,7 +122,45 @@ def _restricted(evidence: str, noun: str) -> bool:
         before = tokens(evidence[max(0, start - 20) : start])
         if before and before[-1] in _BEFORE:
             return True
+        if _PARTITIVE.search(evidence, max(0, start - 40), start):
+            return True  # "two of the five flights": a part of them
     return False
+
+
+def _number(word: str) -> float | None:
+    from citebound.text.numbers import extract_numbers
+
+    found = extract_numbers(word)
+    return float(found[0].value) if len(found) == 1 else None
+
+
+def _share(evidence: str, noun: str) -> tuple[float, str] | None:
+    """The share of `noun` a part named right before it is ("two of the five flights" -> 0.4, "a third of
+    the members" -> 0.33, "few members" -> 0), with the words; None when there is none to read."""
+    for start, _ in _mentions(evidence, noun):
+        head = evidence[max(0, start - 40) : start]
+        before = tokens(head)
+        if before and before[-1] in ("few", "minority"):
+            return 0.0, before[-1]
+        m = _PARTITIVE.search(head)
+        if m is None:
+            continue
+        part, whole = m.group(1).casefold(), m.group(2)
+        shown = " ".join(m.group(0).split())
+        if part in _MINORITY:
+            return 0.0, shown
+        if part.rstrip("s") in _FRACTIONS or part in _FRACTIONS:
+            k = head[: m.start(1)].split()[-1:]  # "a third", "two thirds"
+            n = 1.0 if not k or k[0].casefold() in ("a", "one") else (_number(k[0]) or 1.0)
+            return n / _FRACTIONS[part], " ".join(k + [shown])
+        if "%" in part or "cent" in part:
+            value = _number(re.sub(r"[^\d.]", "", part) or "x")
+            return (value / 100, shown) if value is not None else None
+        p = _number(part)
+        q = _number(whole.strip()) if whole else None
+        if p is not None and q:
+            return p / q, shown
+    return None
 
 
 def _joined(evidence: str, noun: str) -> str | None:
