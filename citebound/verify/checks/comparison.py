@@ -19,6 +19,12 @@ its best evidence window:
   swapped one the same direction, and no evidence comparison agrees with it. "The old train is slower
   than the new one" restates "The new train is faster than the old one" (swapped and opposite).
 
+A claim that compares without "than" ("The older engine is more efficient", a comparative ending its
+clause after "is" / "are" / "was" ...) is read against the window's comparisons of its dimension: its
+subject is the side it names (a right side "the older one" names the left side's noun: "engine"), and
+it conflicts when that side is the window's right side with the same direction, or its left side with
+the other ("The older engine is less efficient" restates it).
+
 A bound turned around is read the same way ("more than 5 days" against "less than 5 days"; which
 number is the numbers check's). A negated comparison ("not faster than", "no more than") is skipped.
 The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage
@@ -82,6 +88,7 @@ class Comparison:
     left: frozenset[str]  # content stems, each side without the words both sides share
     right: frozenset[str]
     phrase: str  # as written, for reasons: "faster than the old one"
+    head: str = ""  # the left side's noun when the right side says it as "one" ("than the older one")
 
 
 def _content(tok: str) -> bool:
@@ -151,8 +158,67 @@ def comparisons(text: str) -> list[Comparison]:
         right = {stem(t) if _content(t) else t for t in right_toks if _content(t) or _is_number(t)}
         shared = left & right
         phrase = _UNLABEL.sub(lambda m: m.group(1).upper(), " ".join(toks[k:end]))
-        found.append(Comparison(dim, sign, frozenset(left - shared), frozenset(right - shared), phrase))
+        head = _head(toks[start:k]) if {"one", "ones"} & set(right_toks) else ""
+        found.append(Comparison(dim, sign, frozenset(left - shared), frozenset(right - shared), phrase, head))
     return found
+
+
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had"})
+_ADVERBS = frozenset({"much", "far", "now", "slightly", "significantly", "considerably", "even", "still", "a", "lot",
+                      "bit", "somewhat", "substantially", "markedly"})  # fmt: skip
+
+
+def _head(left: list[str]) -> str:
+    """The noun of a comparison's left side, the last content word before its verb ("The new engine is 12
+    percent more efficient": engine), stemmed."""
+    cut = next((i for i, t in enumerate(left) if t in _COPULAS), len(left))
+    words = [t for t in left[:cut] if _content(t)]
+    return stem(words[-1]) if words else ""
+
+
+def implicit_comparisons(text: str) -> list[Comparison]:
+    """Comparisons stated without "than" at the end of a clause ("The older engine is more efficient",
+    "Train tickets are cheaper"): the other side is left to the reader, the right side is empty."""
+    toks = clause_tokens(_LABEL.sub(r"label\1", text))
+    found = []
+    for k, tok in enumerate(toks):
+        if tok in _MORE and k + 1 < len(toks) and _content(toks[k + 1]):
+            dim, sign = _MORE_ADJECTIVES.get(toks[k + 1], (stem(toks[k + 1]), +1))
+            sign, end = sign * _MORE[tok], k + 2
+        elif tok in _DIMENSIONS:
+            (dim, sign), end = _DIMENSIONS[tok], k + 1
+        else:
+            continue
+        if end < len(toks) and toks[end][:1].isalnum() and toks[end] not in _CLAUSE_BREAKS:
+            continue  # "more efficient engines", "faster than": not a predicate that ends its clause
+        j = k - 1
+        while j >= 0 and toks[j] in _ADVERBS:
+            j -= 1
+        if j < 1 or toks[j] not in _COPULAS:
+            continue
+        if any(t in _NEGATION_CUES or is_contracted_negation(t) for t in toks[max(0, j - 2) : k]):
+            continue
+        start = j
+        while start > 0 and toks[start - 1][:1].isalnum() and toks[start - 1] not in _CLAUSE_BREAKS:
+            start -= 1
+        left = frozenset(stem(t) for t in toks[start:j] if _content(t))
+        if left:
+            found.append(Comparison(dim, sign, left, frozenset(), " ".join(toks[k:end])))
+    return found
+
+
+def _implicit_orientation(claim: Comparison, evidence: Comparison) -> int:
+    """+1 when the claim's subject is the evidence comparison's left side, -1 its right side ("The older
+    engine" against "The new engine is more efficient than the older one"), 0 when it cannot tell."""
+    left, right = evidence.left - {evidence.head}, evidence.right - {"one", "ones"}
+    said = claim.left - {evidence.head}
+    if {w for w in evidence.right if w[:1].isdigit()}:
+        return 0  # "more than 5 days": a bound, not another thing
+    if said & right and not said & left:
+        return -1
+    if said & left and not said & right:
+        return 1
+    return 0
 
 
 def _orientation(claim: Comparison, evidence: Comparison) -> int:
@@ -167,7 +233,9 @@ def _orientation(claim: Comparison, evidence: Comparison) -> int:
 def comparison_conflicts(claim: str, evidence: str) -> list[str]:
     """Each comparison of the claim that its evidence states the other way round, as a readable phrase;
     empty when they agree or the rule cannot relate them."""
-    claimed = comparisons(claim)
+    claimed, implicit = comparisons(claim), False
+    if not claimed and _HAS_THAN.search(evidence):
+        claimed, implicit = implicit_comparisons(claim), True
     if not claimed:
         return []
     stated = comparisons(evidence)
@@ -177,7 +245,7 @@ def comparison_conflicts(claim: str, evidence: str) -> list[str]:
         for e in stated:
             if e.dimension != c.dimension:
                 continue
-            orientation = _orientation(c, e)
+            orientation = _implicit_orientation(c, e) if implicit else _orientation(c, e)
             if orientation == 0:
                 continue
             if c.direction == e.direction * orientation:

@@ -14,8 +14,9 @@ Opposites that state one relation from either side (`before` / `after`, `above` 
 `lose`, `superior` / `inferior`) are no swap when the words around them are swapped too: "the dinner
 takes place before the ceremony" restates "the ceremony takes place after the dinner". Nor is an
 opposite that either text negates ("closed" against "not open", "did not fall" against "rose").
-Comparatives of a "… than …" comparison in both texts are left to the comparison rule, which tells a
-restatement with the sides swapped from a comparison turned around. It is a penalty, not a veto (like a
+Comparatives of a "… than …" comparison in both texts (or of the claim's comparison without "than": "The
+older engine is less efficient") are left to the comparison rule, which tells a restatement with the
+sides swapped from a comparison turned around. It is a penalty, not a veto (like a
 missing negation, checks/negation.py): the lexical score is multiplied by OPPOSITE_FACTOR. A source may
 state the same fact from the other side ("X reduces Y" against "Y increases without X"), and the rule
 does not know what each word is said of. Chosen on the claim sets' dev splits (docs/benchmarks.md,
@@ -31,7 +32,7 @@ from collections.abc import Callable
 
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens
-from citebound.verify.checks.comparison import comparisons
+from citebound.verify.checks.comparison import comparisons, implicit_comparisons
 
 OPPOSITE_FACTOR = 0.5
 
@@ -116,6 +117,8 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     folded = window.casefold().replace("’", "'")
     stated = _stems(m.group(0) for m in _CANDIDATE.finditer(folded)) if claimed else {}
     c_compared, w_compared = (_compared(claim), _compared(window)) if "than" in claim.casefold() else (set(), set())
+    if not c_compared and "than" in folded:  # "The older engine is less efficient": compared without "than"
+        c_compared, w_compared = {c.phrase.split()[0] for c in implicit_comparisons(claim)}, _compared(window)
     out = []
     negated: set[str] | None = None  # stems negated in the claim or the window, read once there is a hit
     for s, word in claimed.items():

@@ -71,7 +71,9 @@ after "the" ("stands in the Prado" against "... now stands in the Uffizi"; 2 new
 stated as a rank, not as a count ("came second" against "came fifth ..., two lengths behind"; 3 new), on 236. A value
 said "in the one before" while another number has the claim's qualifier ("8 percent in the spring quarter" against
 "6 percent in the spring quarter, down from 8 percent in the one before"; 2 new), on 238. "All" or "most" of what the
-source gives a part of ("three of the eight buses", "only a quarter of the volunteers"; 4 new), on 242.
+source gives a part of ("three of the eight buses", "only a quarter of the volunteers"; 4 new), on 242. A comparison
+without "than" turned round ("The paper map is more accurate" against "The satellite map is far more accurate than
+the paper one"; 3 new), on 245.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -128,6 +130,8 @@ KNOWN_MISSES = {
                                 "is in the source: 0.75",
         "num-rank-label-kept": "no rule blocks it ('Season 3' is the third season), but none of its word pairs is "
                                "in the source: 0.75",
+        "cmp-no-than-restated": "no rule blocks it (the other side, the opposite direction), but 'less' is not in "
+                                "the source: word overlap 0.56",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
