@@ -2,6 +2,7 @@
 the real pipeline and models, the real audit log. (Keys and limits: test_server_auth.py; the OpenAI
 SDK against a live server: test_server_openai.py; the schema fuzz: test_server_schema.py.)"""
 
+import hashlib
 import json
 
 import pytest
@@ -117,6 +118,9 @@ def test_documents_upload_list_read_new_version_and_retire(client):
     assert upd.json()["updated"] == [{"doc_id": "docs/gifts.md", "version": 2}]
     listing = {d["doc_id"]: d for d in client.get("/v1/documents").json()["documents"]}
     assert [v["version"] for v in listing["docs/gifts.md"]["versions"]] == [1, 2]
+    assert [v["content_hash"] for v in listing["docs/gifts.md"]["versions"]] == [  # the sha256 of each text
+        hashlib.sha256(t).hexdigest() for t in (b"Gift cards never expire and work in every store.",
+                                                b"Gift cards expire after three years.")]
     assert "source" not in listing["docs/gifts.md"]  # the server's file paths are not shown
     old = client.get("/v1/documents/docs/gifts.md/versions/1").json()
     assert old["text"] == "Gift cards never expire and work in every store." and not old["current"]

@@ -3,7 +3,7 @@ PostgreSQL shared by several processes), a BM25 index beside it, and embeddings 
 text they embed.
 
 Layout of a KB folder:
-    kb.sqlite3    documents, versions (normalized text, zlib-compressed, + hash), chunks (offsets into their version's text:
+    kb.sqlite3    documents, versions (normalized text, compressed), chunks (offsets into their version's text:
                   the text is stored once), vectors, meta (revision, settings)
     bm25/         tantivy index of the chunks of current versions of active documents
 
@@ -595,24 +595,24 @@ class KnowledgeBase:
         """Write one document inside the open transaction: (outcome, version, index adds, index deletes,
         new chunks), outcome being unchanged | added | updated."""
         db = self.db
-        digest = content_digest(doc.text)
         row = db.execute(
-            f"SELECT d.current_version, d.status, v.content_hash, {_VERSION_SOURCE} FROM documents d "
+            f"SELECT d.current_version, d.status, v.chars, v.body, {_VERSION_SOURCE} FROM documents d "
             "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " + _PREFIX +
             "WHERE d.doc_id = ?",
             (doc.doc_id,),
         ).fetchone()
         adds: dict[str, str] = {}
-        if row is not None and bytes(row[2]) == digest:
+        # unchanged: the same length and the same stored text (no stored hash since m011)
+        if row is not None and row[2] == len(doc.text) and unpack(row[3], self._codec) == doc.text:
             if row[1] == "active":
                 return "unchanged", row[0], adds, set(), 0
             # a removed document ingested again with the same text: bring it back (its source is stored
             # only when it is not its current version's: m009)
             db.execute(
                 "UPDATE documents SET status = 'active', source = ?, updated_revision = ? WHERE doc_id = ?",
-                (None if doc.source == row[3] else doc.source, revision, doc.doc_id),
+                (None if doc.source == row[4] else doc.source, revision, doc.doc_id),
             )
-            text = self.document_text(doc.doc_id, row[0])
+            text = doc.text
             for cid, start, end in db.execute(
                 'SELECT c.chunk_id, c.start, c."end" FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id '
                 "WHERE vc.doc_id = ? AND vc.version = ?",
@@ -623,9 +623,9 @@ class KnowledgeBase:
         old = set(self._active_chunk_ids(doc.doc_id)) if row is not None else set()
         version = 1 if row is None else row[0] + 1
         db.execute(
-            "INSERT INTO versions (doc_id, version, content_hash, body, chars, source, source_prefix, ingested_at, "
-            "revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (doc.doc_id, version, digest, pack(doc.text, self._codec), len(doc.text),
+            "INSERT INTO versions (doc_id, version, body, chars, source, source_prefix, ingested_at, "
+            "revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (doc.doc_id, version, pack(doc.text, self._codec), len(doc.text),
              *self._source_columns(db, doc.doc_id, doc.source), now, revision),
         )
         new: list[str] = []
@@ -750,6 +750,14 @@ class KnowledgeBase:
 
     def versions(self, doc_id: str) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT version FROM versions WHERE doc_id = ? ORDER BY version", (doc_id,))]
+
+    def version_list(self) -> Iterator[tuple[str, int, str, float, int]]:
+        """(doc_id, version, content hash, ingested_at, characters) of every stored version, in key
+        order. The hash, the sha256 of the version's text in hexadecimal, is computed from the stored
+        text (not stored since m011): each text is decoded once, not through the cache."""
+        for doc_id, version, body, at, chars in self.db.execute(
+                "SELECT doc_id, version, body, ingested_at, chars FROM versions ORDER BY doc_id, version"):
+            yield doc_id, version, content_digest(unpack(body, self._codec)).hex(), at, chars
 
     def chunk_ids(self, doc_id: str, version: int | None = None) -> list[str]:
         """Ids of the chunks of one version of a document, in document order."""
@@ -903,7 +911,7 @@ def _connect(where: Path | str, create: bool):  # noqa: ANN202 - a citebound.db.
     except sqlite3.DatabaseError as exc:
         db.close()
         raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
-    if {"m008_compact_store", "m009_compact_catalogue"} & set(applied):
+    if {"m008_compact_store", "m009_compact_catalogue", "m011_narrow_catalogue"} & set(applied):
         _vacuum(db, db_path)
     return db
 

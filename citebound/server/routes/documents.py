@@ -95,9 +95,8 @@ def _documents(service: Any, include_removed: bool) -> dict[str, Any]:
     with service.kb_lock.read():
         kb = service.kb
         versions: dict[str, list[dict[str, Any]]] = {}
-        for doc_id, version, digest, at, chars in kb.db.execute(
-                "SELECT doc_id, version, content_hash, ingested_at, chars FROM versions ORDER BY doc_id, version"):
-            versions.setdefault(doc_id, []).append({"version": version, "content_hash": bytes(digest).hex(),
+        for doc_id, version, digest, at, chars in kb.version_list():
+            versions.setdefault(doc_id, []).append({"version": version, "content_hash": digest,
                                                     "ingested_at": at, "characters": chars})
         docs = [{"doc_id": d.doc_id, "current_version": d.current_version, "status": d.status,
                  "versions": versions.get(d.doc_id, [])} for d in kb.documents(include_removed=include_removed)]

@@ -75,8 +75,8 @@ def test_a_kb_from_before_m009_reads_the_same_after_it(kb_target):
         assert {c.id: (c.doc_id, c.version, c.text) for c in got} == old["chunks"]
         assert {d.doc_id: d.source for d in kb.documents(include_removed=True)} == \
             {d: f"/old/{d}.txt" for d in DOCS}
-        # stored: 32-byte hashes, the source once
-        for table in ("versions", "chunks", "vectors"):
+        # stored: 32-byte hashes (none for versions since m011), the source once
+        for table in ("chunks", "vectors"):
             assert {len(bytes(h)) for (h,) in kb.db.execute(f"SELECT content_hash FROM {table}")} == {32}
         assert kb.db.execute("SELECT COUNT(*) FROM documents WHERE source IS NOT NULL").fetchone()[0] == 0
         # handed out in hexadecimal, as before; the vectors still belong to their chunks
@@ -113,8 +113,7 @@ def test_a_new_kb_keeps_what_its_api_shows(kb_target):
     with KnowledgeBase.open(kb_target, create=True, chunk_size=SIZE, overlap=LAP) as kb:
         kb.ingest_documents([RawDocument("mill", DOCS["mill"][0][0], "mill.txt")], progress=False)
         assert kb.document("mill").source == "mill.txt" and kb.documents()[0].source == "mill.txt"
-        (digest,) = kb.db.execute("SELECT content_hash FROM versions").fetchone()
-        assert bytes(digest).hex() == content_hash(DOCS["mill"][0][0])
+        assert [(d, v, h) for d, v, h, _, _ in kb.version_list()] == [("mill", 1, content_hash(DOCS["mill"][0][0]))]
         kb.remove("mill")
         assert kb.document("mill").source == "mill.txt" and kb.documents() == []
         assert [d.source for d in kb.documents(include_removed=True)] == ["mill.txt"]
@@ -122,12 +121,12 @@ def test_a_new_kb_keeps_what_its_api_shows(kb_target):
         assert kb.db.execute("SELECT source FROM documents").fetchall() == [(None,)]  # the same path: not stored twice
 
 
-# opens the KB with m009 held open: its writes done, its transaction not committed, until killed
-CHILD_OPEN = """
+# opens the KB with one migration held open (argv[2]): its writes done, not committed, until killed
+CHILD_HOLD = """
 import sys, time
 from citebound.kb import KnowledgeBase, migrations
 steps = migrations.migration.steps
-at = [name for name, _ in steps].index("m009_compact_catalogue")
+at = [name for name, _ in steps].index(sys.argv[2])
 real = steps[at][1]
 def held(db):
     real(db)
@@ -138,35 +137,56 @@ KnowledgeBase.open(sys.argv[1]).close()
 """
 
 
-def _stored_hash(target) -> object:
+def kill_inside(target, migration: str) -> None:
+    """Open the KB at `target` in a child process and kill it once `migration` has done its writes."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen([sys.executable, "-c", CHILD_HOLD, str(target), migration],
+                             stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "migrated"
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+
+
+def raw_db(target):  # noqa: ANN201 - a citebound.db connection, no migration applied
+    """The KB's database at `target` as stored, opened without migrating it."""
     if is_postgres(str(target)):
         from citebound.db.postgres import open_postgres
 
-        db = open_postgres(str(target), lock="kb")
-    else:
-        db = open_sqlite(target / "kb.sqlite3")
+        return open_postgres(str(target), lock="kb")
+    return open_sqlite(target / "kb.sqlite3")
+
+
+def _stored_hash(target) -> object:
+    db = raw_db(target)
     try:
         return db.execute("SELECT content_hash FROM chunks ORDER BY chunk_id LIMIT 1").fetchone()[0]
     finally:
         db.close()
 
 
-def test_a_process_killed_inside_m009_leaves_a_kb_that_migrates_next_time(kb_target):
+def killed_inside(target, migration: str) -> dict:
+    """An m008 KB of 300 documents (`write_m008_kb`), opened by a process killed inside `migration`."""
     docs = {f"d{i:04d}": ([f"Document {i} tells of harbour number {i % 97}. " * (5 + i % 40)], "active")
             for i in range(300)}
-    old = write_m008_kb(kb_target, docs)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD_OPEN, str(kb_target)], stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        assert child.stdout.readline().strip() == "migrated"
-    finally:
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+    old = write_m008_kb(target, docs)
+    kill_inside(target, migration)
+    return old
+
+
+def reads_as_before(kb: KnowledgeBase, old: dict) -> bool:
+    """Every 7th chunk of `write_m008_kb`'s KB reads as it was written."""
+    sample = list(old["chunks"])[::7]
+    return {c.id: (c.doc_id, c.version, c.text) for c in kb.get_chunks(sample)} == {c: old["chunks"][c] for c in sample}
+
+
+def test_a_process_killed_inside_m009_leaves_a_kb_that_migrates_next_time(kb_target):
+    old = killed_inside(kb_target, "m009_compact_catalogue")
     first = _stored_hash(kb_target)
     assert isinstance(first, str) and len(first) == 64  # nothing of the killed migration was kept
     with KnowledgeBase.open(kb_target) as kb:
-        sample = list(old["chunks"])[::7]
-        assert {c.id: (c.doc_id, c.version, c.text) for c in kb.get_chunks(sample)} == {c: old["chunks"][c] for c in sample}
+        assert reads_as_before(kb, old)
         assert kb.documents()[0].source == "/old/d0000.txt"
         assert {len(bytes(h)) for (h,) in kb.db.execute("SELECT content_hash FROM chunks")} == {32}
         assert set(kb.missing_vectors(MODEL)).isdisjoint(old["vectors"])
