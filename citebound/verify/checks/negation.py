@@ -24,7 +24,11 @@ its source is in the source. Two rules:
   text's negation of them is no conflict: what a weak negation reaches ("little change", "minimal
   contribution", "lacks power", "failed to show", "without supervision") and the complement of a
   negated verb of saying or believing ("he would not agree that CO2 is a primary contributor": not a
-  statement that it is). A word both negated and plain in the same text is not a conflict. The
+  statement that it is). A word both negated and plain in the same text is not a conflict. What a negated
+  verb of showing leaves unshown ("has not been shown to be safe", "was not proven to reduce pain": the
+  first content word after its "to (be)") is neither stated nor negated, yet a claim that states it
+  plainly ("The treatment is safe"), with no hedge ("may", "might", "likely"), states what its source says
+  is not known: a conflict too. The
   cascade's `negation` stage applies it to the claim and its best evidence window: a conflict makes
   the source check `unsupported` whatever a model says, with the word named in the reason.
 - **Missing negation (a penalty, `missing_negations`).** When the claim holds a negation word and its
@@ -271,6 +275,32 @@ def _no_noun_aux_verb(text: str, negated: dict[str, str], plain: dict[str, str],
                 break
 
 
+# verbs of showing: "has not been shown to be safe" denies that it is known to be safe
+_SHOWN = frozenset({"show", "shows", "showed", "shown", "prove", "proves", "proved", "proven", "establish",
+                    "established", "demonstrate", "demonstrated", "confirm", "confirmed"})  # fmt: skip
+_HEDGES = frozenset({"may", "might", "could", "possibly", "perhaps", "probably", "likely", "maybe"})
+
+
+def unshown(text: str) -> dict[str, str]:
+    """The words a negated verb of showing leaves unshown, each -> how it is written: "has not been shown to
+    be safe" -> {safe}, "was not proven to reduce pain" -> {reduce} (the first content word after its
+    "to (be)"). A claim that states such a word plainly states what its source says is not known."""
+    toks = clause_tokens(text)
+    out: dict[str, str] = {}
+    for i, tok in enumerate(toks):
+        if not _is_cue(tok) or (i and toks[i - 1] in _BEFORE_NOT_A_CUE):
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j] in ("been", "be", "yet", "ever", "clearly", "conclusively", "convincingly"):
+            j += 1
+        if j + 1 >= len(toks) or toks[j] not in _SHOWN or toks[j + 1] != "to":
+            continue
+        k = j + 2 + (j + 2 < len(toks) and toks[j + 2] in ("be", "have"))
+        if k < len(toks) and _content(toks[k]):
+            out.setdefault(stem(toks[k]), f"{tok!r} {toks[j]!r} to … {toks[k]!r}")
+    return out
+
+
 def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     """Each content word the claim and the evidence disagree about, as a readable phrase: the
     evidence negates it and the claim states it plainly, or the other way round. Empty when they agree
@@ -288,4 +318,8 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     for word, phrase in c_neg.items():
         if word in e_plain and word not in e_neg and word not in c_plain:
             out.append(f"the claim says {phrase} and the source does not ({e_plain[word]!r})")
+    if not out and not _HEDGES & set(tokens(claim)):
+        for word, phrase in unshown(evidence).items():
+            if word in c_plain and word not in c_neg and word not in e_plain and word not in unshown(claim):
+                out.append(f"the source says it is not shown ({phrase}) and the claim states it ({c_plain[word]!r})")
     return out
