@@ -17,7 +17,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    it is the same one (`330 metres wide` is not found in `330 metres tall`); where the claim names a thing that is no unit
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
    after it, or before it when none follow; never past another number; or named by an "Of (N) NOUN
-   ...," phrase right before the value: "Of 500 patients screened, 320 were enrolled"). "90 business days" is found
+   ...," phrase right before the value: "Of 500 patients screened, 320 were enrolled", or by an "of (the) (N)
+   NOUN" right after it: "Two of the five flights"). "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
    number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only. The
    same amount in another unit of the same measure counts ("2 kg" in "2,000 grams": exact metric and
@@ -596,6 +597,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             if not wanted.units and wanted.stems and not wanted.stems & got.stems and any(
                 w in words for w in run  # type: ignore[operator]
             ) and not wanted.stems & _partitive(source, s_start, found.start, word_stem) \
+                    and not wanted.stems & _part_of(source, found.end, word_stem) \
                     and not _gapped(i, got, mentions, attached, s_start, wanted.stems):
                 failures.append((0, f"{describe(mention)} only as {shown!r}, not with {' '.join(wanted.words)!r}"))
                 continue
@@ -696,6 +698,17 @@ _PARTITIVE = re.compile(r"\b[Oo]f\s+(?:the\s+|these\s+|those\s+)?(?:[\d,.]+\s+)?
 def _partitive(source: str, start: int, pos: int, word_stem) -> frozenset[str]:
     """The stem of what an "Of (N) NOUN ...," phrase right before the value at `pos` names, else empty."""
     m = _PARTITIVE.search(source, max(start, pos - 120), pos)
+    return frozenset({word_stem(m.group(1))}) if m else frozenset()
+
+
+# "Two of the five flights": the value counts the noun after "of (the) (N)" ("nine in ten" is a rate)
+_PART_OF = re.compile(r"\s+(?:of|out\s+of)\s+(?:the\s+|its\s+|their\s+|our\s+|these\s+|those\s+)?"
+                      r"(?:[\d,.]+\s+|(?:" + "|".join(sorted(_NUMBER_WORDS)) + r")\s+)?([^\W\d_]+)", re.IGNORECASE)
+
+
+def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
+    """The stem of the noun a value is a part of, right after it ("Two of the five flights": flight)."""
+    m = _PART_OF.match(source, end)
     return frozenset({word_stem(m.group(1))}) if m else frozenset()
 
 
