@@ -15,7 +15,10 @@ window:
   in the claim as well), and a range ("ran from 2010 to 2015") binds it to both ends;
 - a conflict: the evidence binds the event to other dates of the same kind (years to years, months to
   months) only, never to the claim's, while the
-  claim's date is in the evidence (given to something else). An event the evidence never dates, or
+  claim's date is in the evidence (given to something else). An event the evidence does not date but
+  names with a kindred verb ("opened" / "founded", "closed" / "ended", "built" / "constructed", "bought" /
+  "acquired") is read as that one when the claim's date is given to an event outside the group ("The
+  school opened in 1964" against "founded in 1958 and moved to its current building in 1964"). An event the evidence never dates, or
   dates in another construction ("In 1937 the bridge opened"), is left to the other checks.
 """
 
@@ -121,6 +124,24 @@ def _describe(date: str) -> str:
     return date
 
 
+# Events that name one another ("opened" / "founded"): when the evidence dates none of the claim's own
+# words, one of its group dated otherwise, and the claim's date given to an event outside the group
+# ("The school opened in 1964" against "founded in 1958 and moved to its current building in 1964"), the
+# claim dates its event with another's date.
+_KINDRED = [frozenset(stem(w) for w in group.split()) for group in (
+    "open opened found founded establish established start started launch launched begin began begun create "
+    "created form formed inaugurate inaugurated introduce introduced",
+    "close closed end ended finish finished complete completed shut cease ceased dissolve dissolved stop stopped "
+    "conclude concluded",
+    "build built construct constructed erect erected",
+    "buy bought acquire acquired purchase purchased",
+)]
+
+
+def _kindred(event: str) -> frozenset[str]:
+    return next((g for g in _KINDRED if event in g), frozenset())
+
+
 def date_conflicts(claim: str, evidence: str) -> list[str]:
     """Each `event date` of the claim that the evidence dates otherwise, as a readable phrase; empty
     when they agree or the rule cannot tell."""
@@ -138,6 +159,17 @@ def date_conflicts(claim: str, evidence: str) -> list[str]:
         # a month is compared with months, a year with years ("published in December 1865" says nothing
         # against "published in 1938" of another edition)
         given = {d for d in bound.get(event, ()) if d.startswith("month:") == date.startswith("month:")}
+        kin = _kindred(event)
+        if not bound.get(event) and kin and not any(date in bound.get(k, ()) for k in kin) \
+                and any(date in dates for e, dates in bound.items() if e not in kin):  # fmt: skip
+            given = {d for k in kin for d in bound.get(k, ()) if d.startswith("month:") == date.startswith("month:")}
+            said = sorted(k for k in kin if bound.get(k))
+            if given and date not in given and date in e_dates:
+                word = next(t for t in reversed(c_toks[:i]) if _event(t))
+                out.append(f"the source dates {said[0]!r} (of a kind with {word!r}) "
+                           f"{' or '.join(sorted(_describe(d) for d in given))}, not {_describe(date)} (which it gives "
+                           f"to something else)")  # fmt: skip
+                continue
         if given and date not in given and date in e_dates:
             word = c_toks[i - 1] if c_toks[i - 1] not in _LINKS else next(
                 t for t in reversed(c_toks[:i]) if _event(t))  # fmt: skip

@@ -75,7 +75,9 @@ source gives a part of ("three of the eight buses", "only a quarter of the volun
 without "than" turned round ("The paper map is more accurate" against "The satellite map is far more accurate than
 the paper one"; 3 new), on 245. What a negated verb of showing leaves unshown, stated plainly ("lowers cholesterol"
 against "has not been proven to lower cholesterol"; 2 new), on 247. A value that counts the noun after "of the"
-("Three of the ten patients": three patients; "nine in ten" stays a rate; 2 new), on 249.
+("Three of the ten patients": three patients; "nine in ten" stays a rate; 2 new), on 249. An event dated with the
+date the source gives to another, its own kind dated otherwise ("opened in 2011" against "established in 2004 and
+expanded in 2011"; 2 new), on 251.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -134,6 +136,8 @@ KNOWN_MISSES = {
                                "in the source: 0.75",
         "cmp-no-than-restated": "no rule blocks it (the other side, the opposite direction), but 'less' is not in "
                                 "the source: word overlap 0.56",
+        "date-kindred-event-kept": "no rule blocks it ('set up' in 2004 is 'established' in 2004), but 'set' is not "
+                                   "in the source: word overlap 0.50",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
