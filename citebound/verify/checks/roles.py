@@ -35,7 +35,10 @@ leads the design team" against "Maria Lopez leads the research team, and Tom Bec
 
 `invented_authors`, in the same stage: a name the claim gives as who wrote, made or founded something
 ("written by Dr. Lee", "designed by Gehry") of which the whole source names no word ("The report was
-published by the health ministry"): the entailment model supported that one (P = 0.58). Only after a
+published by the health ministry"): the entailment model supported that one (P = 0.58); or a name the
+source gives another deed ("Clara Weiss played the piano on the recording") while it says the claim's
+deed of no one ("composed by Clara Weiss": no "compos..." word in the source; a deed of publishing
+may be the author's own and is no other deed). Only after a
 verb of making or authorship: a wider version ("by NAME", "according to NAME" after any word) fired on
 52 dev claims over whole evidence (3 gold supported: climate_fever claims crediting a study the evidence
 does not name) and lowered the all-dev mean by moving the global threshold; this one fires on none.
@@ -381,4 +384,27 @@ def invented_authors(claim: str, source: str) -> list[str]:
         names = [w for w in re.findall(r"[A-Z][a-z]+", m.group(1)) if w not in _TITLES and _is_name(w)]
         if names and not any(re.search(rf"\b{re.escape(n)}\b", source) for n in names):
             out.append(f"the claim says it was {m.group(0)!r}; the source never names {' '.join(names)!r}")
+        elif names and (deed := _other_deed(m.group(0).split()[0], names, source)):
+            out.append(f"the claim says it was {m.group(0)!r}; the source says only that {deed!r}")
     return out
+
+
+# the roots a source says authorship with, per verb of the claim ("composed": "composer", "composition")
+_AUTHOR_ROOTS = {"written": ("writ", "wrot", "author"), "built": ("buil",), "founded": ("found",),
+                 "edited": ("edit",)}  # fmt: skip
+_PUBLISHING = frozenset(stem(w) for w in "published released issued wrote authored co-wrote co-authored".split())
+
+
+def _other_deed(verb: str, names: list[str], source: str) -> str | None:
+    """"NAME VERB ..." where the source gives the claim's author another deed ("Clara Weiss played the
+    piano on the recording") and says the claim's deed of no one (no word with the verb's root: "composed",
+    "composer", "composition"); None otherwise (a deed of publishing may be the author's own)."""
+    roots = _AUTHOR_ROOTS.get(verb, (verb[: max(5, len(verb) - 3)],))
+    low = source.casefold()
+    if any(re.search(rf"\b{re.escape(r)}", low) for r in roots):
+        return None
+    for clause in _clauses(source):
+        for i, tok in enumerate(clause):
+            if _is_past(tok) and stem(tok) not in _PUBLISHING and set(_name_before(clause, i)) & set(names):
+                return " ".join(clause[max(0, i - len(_name_before(clause, i))) : i + 4])
+    return None
