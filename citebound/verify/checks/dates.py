@@ -18,8 +18,9 @@ window:
   claim's date is in the evidence (given to something else). An event the evidence does not date but
   names with a kindred verb ("opened" / "founded", "closed" / "ended", "built" / "constructed", "bought" /
   "acquired") is read as that one when the claim's date is given to an event outside the group ("The
-  school opened in 1964" against "founded in 1958 and moved to its current building in 1964"). An event the evidence never dates, or
-  dates in another construction ("In 1937 the bridge opened"), is left to the other checks.
+  school opened in 1964" against "founded in 1958 and moved to its current building in 1964"). An event
+  the evidence never dates, or dates in another construction ("In 1937 the bridge opened"), is left to
+  the other checks.
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ _BEFORE = frozenset({"some", "most", "certain", "selected", "eligible", "qualify
 # residents", "40 percent of the staff"
 _SMALL = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|"
           "eighty|ninety|hundred|thousand")
-_PART = r"(?:\d[\d,.]*\s*(?:%|percent|per\s+cent)?|" + _SMALL + r"|half|thirds?|quarters?|fifths?|tenths?|some|most|many|few|" \
-        r"several|none|majority|minority|percent|per\s+cent)"
+_PART = (r"(?:\d[\d,.]*\s*(?:%|percent|per\s+cent)?|" + _SMALL + r"|half|thirds?|quarters?|fifths?|tenths?|some|most|"
+         r"many|few|several|none|majority|minority|percent|per\s+cent)")
 _PARTITIVE = re.compile(r"\b(" + _PART + r")\s+(?:of|in|out\s+of)\s+(?:the\s+|its\s+|their\s+|our\s+|these\s+|"
                         r"those\s+)?((?:\d[\d,]*|" + _SMALL + r")\s+)?$", re.IGNORECASE)
 _FRACTIONS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10,
