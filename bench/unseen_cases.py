@@ -12,10 +12,13 @@ Protocol: never tune on a set here. A case one checker gets wrong is fixed, if a
 and is re-measured. A set whose failures have driven a change is spent: write the next set in a new
 file and say so in docs/benchmarks.md.
 
-The sets (2026-12-01): cases.jsonl (80; spent for the condition kind), cases2.jsonl (60; unspent),
+The sets (2026-12-01): cases.jsonl (80; spent for the condition kind), cases2.jsonl (60; spent for every
+kind of its misses in the tenth session, docs/benchmarks.md "The second blind set spent"),
 cases3.jsonl (60; spent for seven kinds, docs/benchmarks.md "Seven one-line mistakes from a third blind
 set"), cases4.jsonl (60; judged the ninth session's model candidates, then spent for three kinds). cases5.jsonl (60;
 written at the end of the ninth session, after all its changes: unspent, the next session's measure).
+cases6.jsonl (60; written at the start of the tenth session before its rule changes, committed alone
+first: the measure of whether the fixes made from the second set generalise).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
