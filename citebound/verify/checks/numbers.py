@@ -56,6 +56,7 @@ from itertools import pairwise
 
 from citebound.text.numbers import (
     _NUMBER_WORDS,
+    ORDINALS,
     RANKED,
     Number,
     NumberMention,
@@ -484,6 +485,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         converted = (frozenset() if candidates
                      else _converted(claim, mention, wanted, source, mentions, attached, word_stem))  # fmt: skip
         candidates = candidates or sorted(converted)
+        if not candidates and mention.text.casefold() in ("first", "second") and not _STATES_RANK.search(source):
+            continue  # "finished first" against "won the race": a rank the source states in words, not as another
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
@@ -647,6 +650,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
 
 
 _RANK_LABELS = frozenset({"place", "position", "rank", "ranked", "no", "number", "#"}) | LABEL_WORDS
+# a source that states a place in a ranking as an ordinal ("came third", "finished 4th")
+_STATES_RANK = re.compile(RANKED.pattern.removesuffix(r"\s+$") + r"\s+(?:" + "|".join(ORDINALS)
+                          + r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)  # fmt: skip
 
 
 def _ranks(claim: str, mention: NumberMention) -> bool:
