@@ -18,7 +18,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
    after it, or before it when none follow; never past another number; or named by an "Of (N) NOUN
    ...," phrase right before the value: "Of 500 patients screened, 320 were enrolled", or by an "of (the) (N)
-   NOUN" right after it: "Two of the five flights"). "90 business days" is found
+   NOUN" right after it: "Two of the five flights"). A share is one however it is written: "one in four"
+   and "25 percent" are stated by "a quarter". "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
    number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only. The
    same amount in another unit of the same measure counts ("2 kg" in "2,000 grams": exact metric and
@@ -487,6 +488,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         candidates = candidates or sorted(converted)
         if not candidates and mention.text.casefold() in ("first", "second") and not _STATES_RANK.search(source):
             continue  # "finished first" against "won the race": a rank the source states in words, not as another
+        if not candidates and (share := _claim_share(claim, mention)) is not None and any(
+                _same_share(share, mention.kind == "percent", f, percent) for f, percent in _source_shares(source)):
+            continue  # "one in four" or "25 percent" stated as "a quarter"
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
@@ -716,6 +720,61 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
     """The stem of the noun a value is a part of, right after it ("Two of the five flights": flight)."""
     m = _PART_OF.match(source, end)
     return frozenset({word_stem(m.group(1))}) if m else frozenset()
+
+
+# A share written two ways: "one in four", "25 percent", "a quarter" (a percent rounded: "33 percent" is a third)
+_SHARE_TOLERANCE = Fraction(1, 200)
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+                 "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}  # fmt: skip
+_WORD_SHARE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|\d+)\s+(" + "|".join(_DENOMINATORS)
+                         + r")\b", re.IGNORECASE)  # fmt: skip
+_IN_SHARE = re.compile(r"\b([^\W_]+)\s+(?:in|out\s+of)\s+(?:every\s+)?([^\W_]+)\b", re.IGNORECASE)
+_IN_BEFORE = re.compile(r"\b([^\W_]+)\s+(?:in|out\s+of)\s+(?:every\s+)?$", re.IGNORECASE)
+_IN_AFTER = re.compile(r"\s+(?:in|out\s+of)\s+(?:every\s+)?([^\W_]+)\b", re.IGNORECASE)
+
+
+def _count(word: str) -> Fraction | None:
+    """The value of one number word or numeral ("a", "one": 1), else None."""
+    if word.casefold() in ("a", "an"):
+        return Fraction(1)
+    from citebound.text.numbers import extract_numbers
+
+    found = extract_numbers(word)
+    return Fraction(_as_number(found[0].value)) if len(found) == 1 and found[0].text == word else None
+
+
+def _claim_share(claim: str, mention: NumberMention) -> Fraction | None:
+    """The share a claim number states: "25 percent" -> 1/4, either number of "one in four" -> 1/4."""
+    if mention.kind == "percent":
+        return Fraction(_as_number(mention.value)) / 100
+    if (m := _IN_BEFORE.search(claim, max(0, mention.start - 30), mention.start)) and (n := _count(m.group(1))):
+        return n / Fraction(_as_number(mention.value)) if mention.value else None
+    if (m := _IN_AFTER.match(claim, mention.end)) and (d := _count(m.group(1))):
+        return Fraction(_as_number(mention.value)) / d
+    return None
+
+
+def _source_shares(source: str) -> list[tuple[Fraction, bool]]:
+    """The shares a source states, each with whether it is a percent: "a quarter", "two thirds", "half",
+    "one in four", "25 percent"."""
+    from citebound.text.numbers import extract_numbers
+
+    out = [n / _DENOMINATORS[m.group(2).casefold()] for m in _WORD_SHARE.finditer(source) if (n := _count(m.group(1)))]
+    out += [Fraction(1, 2)] if re.search(r"\bhalf\b", source, re.IGNORECASE) else []
+    out += [n / d for m in _IN_SHARE.finditer(source) if (n := _count(m.group(1))) and (d := _count(m.group(2)))]
+    return [(f, False) for f in out] + [(Fraction(_as_number(m.value)) / 100, True) for m in extract_numbers(source)
+                                        if m.kind == "percent"]  # fmt: skip
+
+
+def _same_share(a: Fraction, a_percent: bool, b: Fraction, b_percent: bool) -> bool:
+    """Whether two shares are one written two ways: equal, or a percent rounding a share no percent writes
+    exactly ("33 percent", "a third"). Two percents are the numbers check's to compare, not this."""
+    if a_percent and b_percent:
+        return False
+    if a == b:
+        return True
+    other = b if a_percent else a if b_percent else None
+    return other is not None and 100 % other.denominator != 0 and abs(a - b) <= _SHARE_TOLERANCE
 
 
 def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
