@@ -32,6 +32,11 @@ Sources (never a test split; never the calibration halves):
   phrase, two neighbouring sentences joined by "because" (a cause the document does not state), "by
   NAME" added to an agentless passive (a name from elsewhere in the document); supported, in the same
   shapes: the sentence cut after its own phrase, the two sentences joined by ", and".
+- ``kinds_pairs`` (``rule/kinds_*``, 2026-12-01, written after the sixth blind set showed the model missing
+  the same kinds in new words; not yet trained on): the same source sentences with a deed turned round
+  between two names of the sentence, a plan stated as done or a deed as only planned, a condition dropped,
+  a quantifier or modal widened ("some" -> "all", "may" -> "must") -> not supported; the cue-bearing
+  sentences copied (or less a non-condition clause) -> supported, so a cue word alone decides nothing.
 """
 
 from __future__ import annotations
@@ -628,12 +633,137 @@ def detail_pairs(rng: random.Random, per_doc: int = 8, docs: list[tuple[str, str
     return pairs, _count(pairs)
 
 
+# ------------------------------------------------------------------- kinds the blind sets keep showing
+# The one-line cases written without looking at the rules (bench/data/unseen_cases, sets 2 and 6) are
+# missed by the model in the same few kinds, each in wordings no rule was written for: who did a deed to
+# whom turned round, a plan stated as done (and the reverse), a condition left out, a part made the whole,
+# "may" made "must". These pairs teach the kinds from many real sentences instead of one wording each.
+_SYMMETRIC = {"met", "married", "played", "faced", "fought", "drew", "tied", "merged", "partnered",
+              "collaborated", "competed", "debated", "negotiated", "shared", "divorced", "allied"}
+_PAST_BASE = {
+    "acquired": "acquire", "adopted": "adopt", "announced": "announce", "appointed": "appoint",
+    "approved": "approve", "banned": "ban", "bought": "buy", "built": "build", "closed": "close",
+    "completed": "complete", "constructed": "construct", "created": "create", "defeated": "defeat",
+    "designed": "design", "developed": "develop", "discovered": "discover", "elected": "elect",
+    "established": "establish", "expanded": "expand", "founded": "found", "hired": "hire",
+    "introduced": "introduce", "invaded": "invade", "invented": "invent", "launched": "launch",
+    "opened": "open", "produced": "produce", "published": "publish", "purchased": "purchase",
+    "recorded": "record", "released": "release", "removed": "remove", "renamed": "rename",
+    "replaced": "replace", "signed": "sign", "sold": "sell", "started": "start", "wrote": "write",
+    "captured": "capture", "conquered": "conquer", "destroyed": "destroy", "restored": "restore",
+}
+_BASE_PAST = {b: a for a, b in _PAST_BASE.items()}
+_PLAN = ("plans to", "will", "intends to", "is expected to", "is set to", "proposed to")
+_PLAN_RE = re.compile(r"\b(plans to|planned to|will|intends to|intended to|is expected to|was expected to|"
+                      r"is set to|are expected to|proposed to|hopes to|hoped to) (" + "|".join(sorted(_BASE_PAST)) + r")\b")
+_DONE_RE = re.compile(r"\b(" + "|".join(sorted(_PAST_BASE)) + r")\b")
+_PASSIVE_DONE_RE = re.compile(r"\b(was|were) (" + "|".join(sorted(_PAST_BASE)) + r")\b")
+_SUBJECT_RE = re.compile(r"(?:(?:The|A|An|Its|His|Her|Their) )?(?:[A-Z][\w'.-]*|[a-z]+)(?: [A-Z][\w'.-]*){0,3} |(?:He|She|They|It|We) ")
+_CONDITION_RE = re.compile(r",?\s+\b(if|unless|only if|only when|provided that|as long as|on condition that|"
+                           r"except when|until)\b[^,.;]{6,}")
+_QUANTIFIERS = (
+    (r"\bsome\b(?! (?:\d|time|years?\b|point))", "all"), (r"\bmany\b", "all"), (r"\bseveral\b", "all"), (r"\bmost of\b", "all of"),
+    (r"\bsometimes\b", "always"), (r"\boften\b", "always"), (r"\busually\b", "always"),
+    (r"\brarely\b", "never"), (r"\bmay\b", "must"), (r"\bmight\b", "will"), (r"\bcan\b", "must"),
+    (r"\bcould\b", "would"), (r"\bpartly\b", "entirely"), (r"\bpartially\b", "fully"),
+)
+
+
+def swap_roles(s: str, rng: random.Random) -> str | None:
+    """'A <verb-ed> B' with two names of the sentence -> 'B <verb-ed> A' (not for deeds two do to each other)."""
+    ents = [e for e in _entities(s) if s.count(e) == 1]
+    options = []
+    for a in ents:
+        for b in ents:
+            i, j = s.find(a), s.find(b)
+            if a == b or j <= i + len(a) or a in b or b in a:
+                continue
+            between = s[i + len(a) : j]
+            words = between.split()
+            if not 1 <= len(words) <= 4 or re.search(r"[,;:()]", between) or " and " in between:
+                continue
+            if not any(w.endswith("ed") or w in _PAST_BASE for w in words) or set(words) & _SYMMETRIC:
+                continue
+            options.append((i, j, a, b))
+    if not options:
+        return None
+    i, j, a, b = rng.choice(options)
+    return s[:i] + b + s[i + len(a) : j] + a + s[j + len(b) :]
+
+
+def plan_or_done(s: str, rng: random.Random) -> tuple[str, str] | None:
+    """(edited, rule): a plan stated as done ('plans to build' -> 'built') or a deed as only planned
+    ('built' -> 'plans to build', 'was opened' -> 'will be opened')."""
+    if m := _PLAN_RE.search(s):
+        return s[: m.start()] + _BASE_PAST[m.group(2)] + s[m.end() :], "plan_as_done"
+    if m := _PASSIVE_DONE_RE.search(s):
+        return s[: m.start()] + "will be " + m.group(2) + s[m.end() :], "done_as_plan"
+    # an active deed right after its subject ('Northwind acquired', 'The council approved'): a participle
+    # elsewhere ('an album released in 1983') would make a broken sentence, a label the grammar gives away
+    if (m := _DONE_RE.search(s)) and _SUBJECT_RE.fullmatch(s[: m.start()]):
+        return s[: m.start()] + rng.choice(_PLAN) + " " + _PAST_BASE[m.group(1)] + s[m.end() :], "done_as_plan"
+    return None
+
+
+def drop_condition(s: str) -> str | None:
+    """The sentence without its condition ('..., unless the ticket was bought online'): stated outright."""
+    m = _CONDITION_RE.search(s)
+    if not m or m.start() < 15:
+        return None
+    out = (s[: m.start()] + s[m.end() :]).strip()
+    return out if len(out.split()) >= 4 else None
+
+
+def widen_quantifier(s: str, rng: random.Random) -> str | None:
+    """A part made the whole or a possibility an obligation ('some' -> 'all', 'may' -> 'must')."""
+    # lower case only: "May" is a month, a capital "Some" starts a sentence the claim then starts with "All"
+    options = [(m, rep) for pat, rep in _QUANTIFIERS for m in re.finditer(pat, s)]
+    if not options:
+        return None
+    m, rep = rng.choice(options)
+    return s[: m.start()] + _keep_case(m.group(0), rep) + s[m.end() :]
+
+
+def kinds_pairs(rng: random.Random, per_doc: int = 4, docs: list[tuple[str, str]] | None = None):
+    """Role swaps, plans as deeds (and back), dropped conditions, widened quantifiers -> not supported;
+    the same cue-bearing sentences copied (and with a non-condition clause dropped) -> supported, so a
+    cue word alone ('plans to', 'if', 'some') never decides the label."""
+    pairs: list[Pair] = []
+    for key, text in docs if docs is not None else source_documents():
+        sents = [s for s in sentences(text) if 30 <= len(s) <= 400]
+        if not sents:
+            continue
+        for s in rng.sample(sents, min(per_doc, len(sents))):
+            made = []
+            if out := swap_roles(s, rng):
+                made.append((out, "rule/kinds_role_swap"))
+            if out := plan_or_done(s, rng):
+                made.append((out[0], f"rule/kinds_{out[1]}"))
+            if out := drop_condition(s):
+                made.append((out, "rule/kinds_condition_dropped"))
+            if out := widen_quantifier(s, rng):
+                made.append((out, "rule/kinds_quantifier"))
+            made = [(c, k) for c, k in made if c != s and c not in text]
+            if not made:
+                continue
+            if rng.random() < 0.35:  # the cue-bearing sentence itself: supported
+                dc = drop_clause(s, rng)
+                keep = dc and not _CONDITION_RE.search(dc[1]) and rng.random() < 0.4
+                pairs.append(((dc[0].strip() if keep else s), text, 1, "rule/kinds_copy"))
+            else:
+                claim, kind = rng.choice(made)
+                pairs.append((claim, text, 0, kind))
+    rng.shuffle(pairs)
+    return pairs, _count(pairs)
+
+
 GENERATORS = {
     "factcg": factcg_pairs,
     "squad_claims": squad_claim_pairs,
     "hard_negatives": hard_negative_pairs,
     "multi_sentence": multi_sentence_pairs,
     "detail": detail_pairs,
+    "kinds": kinds_pairs,
 }
 
 
