@@ -64,9 +64,7 @@ def score(kb, beir, mode: str) -> dict:  # noqa: ANN001
     from citebound.metrics import evaluate, mean_metrics
     from citebound.retrieval import Retriever
 
-    chunk_doc = {cid: doc for cid, doc in kb.db.execute(
-        "SELECT vc.chunk_id, d.doc_id FROM documents d JOIN version_chunks vc "
-        "ON vc.doc_id = d.doc_id AND vc.version = d.current_version WHERE d.status = 'active'")}
+    chunk_doc = dict(kb.chunk_documents())
     retriever = Retriever(kb, mode=mode, depth=EVALUATION_DEPTH, progress=False)
     retriever.warm_up()
     run, seconds = {}, []

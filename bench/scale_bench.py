@@ -337,23 +337,25 @@ def phase_vectors(args) -> dict:
     """Copy cached vectors (by content hash) from --vector-cache into the bench KB."""
     import sqlite3
 
-    kb_db = args.work / "kb" / "kb.sqlite3"
+    from citebound.kb import KnowledgeBase
+
+    with KnowledgeBase.open(args.work / "kb") as kb:  # the chunk hashes, from the texts (m012)
+        wanted = {bytes.fromhex(h) for _, _, h in kb.active_chunks()}
     cache_db = args.vector_cache / "kb.sqlite3"
-    con = sqlite3.connect(kb_db)
+    con = sqlite3.connect(args.work / "kb" / "kb.sqlite3")
     copied = 0
     if cache_db.exists():
-        con.execute("ATTACH DATABASE ? AS cache", (f"file:{cache_db}?mode=ro",))
+        cache = sqlite3.connect(f"file:{cache_db}?mode=ro", uri=True)
         # a cache KB not opened since migration m009 keeps its hashes in hexadecimal: matched as such
-        con.create_function("digest", 1, lambda h: bytes.fromhex(h) if isinstance(h, str) else h, deterministic=True)
+        rows = ((bytes.fromhex(h) if isinstance(h, str) else bytes(h), model, vec)
+                for h, model, vec in cache.execute("SELECT content_hash, model, vec FROM vectors"))
         with con:
-            cur = con.execute(
-                "INSERT OR IGNORE INTO vectors (content_hash, model, vec) SELECT digest(v.content_hash), v.model, v.vec "
-                "FROM cache.vectors v WHERE digest(v.content_hash) IN (SELECT content_hash FROM chunks)")
-            copied = cur.rowcount
-        con.execute("DETACH DATABASE cache")
-    total = con.execute("SELECT COUNT(DISTINCT content_hash) FROM chunks").fetchone()[0]
+            copied = con.executemany("INSERT OR IGNORE INTO vectors (content_hash, model, vec) VALUES (?, ?, ?)",
+                                     (r for r in rows if r[0] in wanted)).rowcount
+        cache.close()
     have = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
     con.close()
+    total = len(wanted)
     return {"cache": str(args.vector_cache), "copied": copied, "chunk_texts": total, "with_vector": have,
             "fraction": round(have / total, 4) if total else 0.0, "vectors_mb": round(have * 384 * 4 / 2**20, 1)}
 

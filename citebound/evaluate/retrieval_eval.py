@@ -61,7 +61,7 @@ def _ranker(spec: RankSpec, progress: bool = False):  # noqa: ANN202 - (kb, Retr
         kb = KnowledgeBase.open(spec.kb)
         retriever = Retriever(kb, mode=spec.mode, rrf_k=spec.rrf_k, depth=spec.depth, progress=progress)
         retriever.warm_up()
-        return kb, retriever, dict(chunk_documents(kb))
+        return kb, retriever, dict(kb.chunk_documents())
 
     return worker_state(spec, build)
 
@@ -289,14 +289,6 @@ class _Job:
             **(executor.describe() if executor is not None else {}),
             "per_query": per_query,
         }
-
-
-def chunk_documents(kb):
-    """(chunk id, document id) of every chunk of the KB's current, active versions."""
-    yield from kb.db.execute(
-        "SELECT vc.chunk_id, d.doc_id FROM documents d JOIN version_chunks vc "
-        "ON vc.doc_id = d.doc_id AND vc.version = d.current_version WHERE d.status = 'active'"
-    )
 
 
 def write_retrieval_report(path: str | os.PathLike[str], results: list[dict]) -> tuple[Path, Path]:

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from citebound.kb.bm25_index import chunk_id_of, chunk_key
+
 EF_SEARCH_MIN = 100  # hnsw.ef_search for a search of up to this many (pgvector's default is 40)
 EF_SEARCH_MAX = 1000  # pgvector's ceiling: one HNSW scan returns at most this many rows
 OVERFETCH = 2  # nearest vectors asked for per chunk wanted, the first time (retired texts are skipped)
@@ -58,12 +60,13 @@ class DatabaseVectors:
                          f"WHERE model = {model_sql} ORDER BY distance LIMIT ?")
         self._exact = (f"SELECT content_hash, vec <=> ? AS distance FROM vectors "
                        f"WHERE model = {model_sql} ORDER BY distance LIMIT ?")
-        self._chunks = ("SELECT c.content_hash, c.chunk_id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
-                        "WHERE c.content_hash = ANY(?) AND d.status = 'active' AND EXISTS (SELECT 1 FROM "
-                        "version_chunks vc WHERE vc.doc_id = d.doc_id AND vc.version = d.current_version "
-                        "AND vc.chunk_id = c.chunk_id)")
-        self._scores = (f"SELECT c.chunk_id, 1 - (v.vec <=> ?) FROM chunks c JOIN vectors v "
-                        f"ON v.content_hash = c.content_hash AND v.model = {model_sql} WHERE c.chunk_id = ANY(?)")
+        # a chunk is in its document's current version when that is the latest version that has it
+        # (chunks.version); ids are made of (chunk_key, tail): bm25_index.chunk_id_of
+        self._chunks = ("SELECT c.content_hash, c.chunk_key, c.tail FROM chunks c JOIN documents d "
+                        "ON d.doc_id = c.doc_id AND d.current_version = c.version "
+                        "WHERE c.content_hash = ANY(?) AND d.status = 'active'")
+        self._scores = (f"SELECT c.chunk_key, c.tail, 1 - (v.vec <=> ?) FROM chunks c JOIN vectors v "
+                        f"ON v.content_hash = c.content_hash AND v.model = {model_sql} WHERE c.chunk_key = ANY(?)")
 
     def __len__(self) -> int:
         """Vectors of this model in the database (retired texts included)."""
@@ -90,7 +93,7 @@ class DatabaseVectors:
         while True:
             nearest = self._nearest_hashes(q, n)
             distance = {h: float(d) for h, d in nearest}
-            found = sorted(((distance[h], cid) for h, cid in
+            found = sorted(((distance[h], chunk_id_of(key, tail)) for h, key, tail in
                             self.kb.db.execute(self._chunks, (list(distance),)).fetchall()))
             # enough chunks, or every vector of the model was looked at (fewer came back than asked for)
             if len(found) >= limit or len(nearest) < min(n, EF_SEARCH_MAX) or n > EF_SEARCH_MAX:
@@ -99,8 +102,10 @@ class DatabaseVectors:
 
     def score_of(self, query: np.ndarray, chunk_ids: list[str]) -> dict[str, float]:
         """Exact cosine similarity of the given chunks that have a vector (the others are left out)."""
-        ids = list(dict.fromkeys(chunk_ids))
-        if not ids:
+        ids = set(chunk_ids)
+        keys = list(dict.fromkeys(chunk_key(cid)[0] for cid in ids))
+        if not keys:
             return {}
         q = self.kb.db.encode_vector(np.asarray(query, dtype=np.float32))
-        return {cid: float(s) for cid, s in self.kb.db.execute(self._scores, (q, ids)).fetchall()}
+        scores = {chunk_id_of(key, tail): float(s) for key, tail, s in self.kb.db.execute(self._scores, (q, keys))}
+        return {cid: s for cid, s in scores.items() if cid in ids}

@@ -304,6 +304,91 @@ def m011_narrow_catalogue(db: Any) -> None:
     """)
 
 
+@migration
+def m012_chunk_keys(db: Any) -> None:
+    """Chunks by integer key, each version's chunk list in its own row (issue 13, disk: 8.2 MB of chunks
+    and 4.4 of version_chunks on the 100k-chunk KB, before any text).
+
+    - `chunks` is keyed by `chunk_key`, the first 64 bits of the chunk id as a signed integer (SQLite: the
+      rowid itself, the key stored once), with `tail`, the other 32; the 'c' + 24 hex id handed out is
+      `bm25_index.chunk_id_of(chunk_key, tail)`, as before. Since f217c32 no two chunks of a KB share a
+      key (the BM25 index deletes by it).
+    - SQLite: no per-chunk content hash; vectors are matched to chunks by hashing the chunk's text where
+      that is needed (`load_vectors`, `missing_vectors`). PostgreSQL keeps it: dense search in the
+      database joins the nearest vectors to chunks on it (`dense_db`, m007's index).
+    - `version_chunks` goes: `versions.chunk_keys` holds the version's chunk keys in document order, 8
+      bytes each (`store.pack_keys`). The chunks of a current version are those whose `chunks.version`
+      is it (the latest version that has a chunk: m008).
+
+    One transaction: a process killed inside it leaves the old tables as they were. The store runs
+    VACUUM once this migration has run (`store._connect`)."""
+    execute_script(db, "ALTER TABLE versions ADD COLUMN chunk_keys BLOB;")
+    pages = []
+    for rows in _version_chunk_pages(db):
+        pages.append([(_pack_keys(keys), doc_id, version) for (doc_id, version), keys in rows])
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        for page in pages:
+            db.executemany("UPDATE versions SET chunk_keys = ? WHERE doc_id = ? AND version = ?", page)
+        execute_script(db, """
+            DROP TABLE version_chunks;
+            ALTER TABLE chunks ADD COLUMN chunk_key BIGINT;
+            ALTER TABLE chunks ADD COLUMN tail BIGINT;
+            UPDATE chunks SET chunk_key = ('x' || substr(chunk_id, 2, 16))::bit(64)::bigint,
+                              tail = ('x' || '00000000' || substr(chunk_id, 18, 8))::bit(64)::bigint;
+            ALTER TABLE chunks DROP COLUMN chunk_id;
+            ALTER TABLE chunks ALTER COLUMN chunk_key SET NOT NULL;
+            ALTER TABLE chunks ALTER COLUMN tail SET NOT NULL;
+            ALTER TABLE chunks ADD PRIMARY KEY (chunk_key);
+        """)
+        return
+    for page in pages:
+        db.executemany("UPDATE versions SET chunk_keys = ? WHERE doc_id = ? AND version = ?", page)
+    db.create_function("cb_chunk_key", 1, lambda cid: _chunk_key(cid)[0], deterministic=True)
+    db.create_function("cb_chunk_tail", 1, lambda cid: _chunk_key(cid)[1], deterministic=True)
+    execute_script(db, """
+        CREATE TABLE chunks_new (
+            chunk_key INTEGER PRIMARY KEY,
+            tail INTEGER NOT NULL,
+            doc_id TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            version INTEGER NOT NULL
+        );
+        INSERT INTO chunks_new (chunk_key, tail, doc_id, start, "end", version)
+            SELECT cb_chunk_key(chunk_id), cb_chunk_tail(chunk_id), doc_id, start, "end", version FROM chunks ORDER BY 1;
+        DROP TABLE version_chunks;
+        DROP TABLE chunks;
+        ALTER TABLE chunks_new RENAME TO chunks;
+    """)
+
+
+def _version_chunk_pages(db: Any, page: int = 2000):
+    """Lists of ((doc_id, version), [chunk keys in order]) from `version_chunks`, `page` versions at a time."""
+    rows = db.execute("SELECT doc_id, version, chunk_id FROM version_chunks ORDER BY doc_id, version, ord").fetchall()
+    out: list[tuple[tuple[str, int], list[int]]] = []
+    for doc_id, version, cid in rows:
+        if not out or out[-1][0] != (doc_id, version):
+            if len(out) >= page:
+                yield out
+                out = []
+            out.append(((doc_id, version), []))
+        out[-1][1].append(_chunk_key(cid)[0])
+    if out:
+        yield out
+
+
+def _chunk_key(cid: str) -> tuple[int, int]:
+    from citebound.kb.bm25_index import chunk_key
+
+    return chunk_key(cid)
+
+
+def _pack_keys(keys: list[int]) -> bytes:
+    from citebound.kb.store import pack_keys
+
+    return pack_keys(keys)
+
+
 _PG_DIGEST = ("CASE WHEN content_hash ~ '^[0-9a-fA-F]{64}$' THEN decode(content_hash, 'hex') "
               "ELSE convert_to(content_hash, 'UTF8') END")
 

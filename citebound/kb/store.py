@@ -28,10 +28,13 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
+import struct
 import threading
 import time
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -40,6 +43,7 @@ import numpy as np
 
 from citebound.db import is_postgres, open_sqlite, read_transaction, write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
+from citebound.kb.bm25_index import chunk_id_of, chunk_key
 from citebound.kb.chunk import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_OVERLAP,
@@ -72,18 +76,22 @@ MMAP_BYTES = 1 << 30  # how much of a SQLite KB file is read through a memory ma
 # from a small cache of decoded versions (`KnowledgeBase._texts`).
 
 
-def _active(columns: str, where: str = "") -> str:
-    """SQL for `columns` of every retrievable chunk (d: document, vc: its place in the current version,
-    c: the chunk, v: the version, when `columns` names it), in document order."""
-    join_v = "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " if "v." in columns else ""
-    return (f"SELECT {columns} FROM documents d {join_v}"
-            "JOIN version_chunks vc ON vc.doc_id = d.doc_id AND vc.version = d.current_version "
-            f"JOIN chunks c ON c.chunk_id = vc.chunk_id WHERE d.status = 'active' {where} ORDER BY d.doc_id, vc.ord")
+# (chunk_key, tail, doc_id, start, end, version, body) of the chunks whose keys fill {marks}, for
+# `get_chunks`: each chunk row names its version, whose body comes along
+_CHUNKS_BY_KEY = ('SELECT c.chunk_key, c.tail, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
+                  "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_key IN ({marks})")
 
-
-# (chunk_id, doc_id, start, end, version, body) of the chunks whose ids fill {marks}, for `get_chunks`
-_CHUNKS_BY_ID = ('SELECT c.chunk_id, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
-                 "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_id IN ({marks})")
+# (doc_id, body) of the current version of every active document, and (doc_id, chunk_key, tail, start, end)
+# of their chunks, both in document order (the chunks of a current version are those it is the latest
+# version of: `chunks.version`); {where} narrows both to some documents (d.)
+_ACTIVE_VERSIONS = ("SELECT d.doc_id, v.body FROM documents d JOIN versions v ON v.doc_id = d.doc_id "
+                    "AND v.version = d.current_version WHERE d.status = 'active' {where} ORDER BY d.doc_id")
+_ACTIVE_SPANS = ('SELECT c.doc_id, c.chunk_key, c.tail, c.start, c."end" FROM chunks c JOIN documents d '
+                 "ON d.doc_id = c.doc_id AND d.current_version = c.version WHERE d.status = 'active' {where} "
+                 "ORDER BY c.doc_id, c.start")
+_IN_PAGE = 500  # keys per `IN (...)` statement
+_ID_FORM = re.compile(r"c[0-9a-f]{24}").fullmatch  # a chunk id (chunk.chunk_id)
+_2_64 = 1 << 64
 
 # a version's source (v: the version, p: its source prefix, joined by _PREFIX): kept whole, or as a
 # prefix shared by many versions + the document id (m010)
@@ -95,19 +103,57 @@ _PREFIX = "LEFT JOIN source_prefixes p ON p.id = v.source_prefix "
 _DOCUMENTS = (f"SELECT d.doc_id, d.current_version, d.status, COALESCE(d.source, {_VERSION_SOURCE}) FROM documents d "
               "LEFT JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " + _PREFIX + "{where}")
 
-# (chunk_id, content_hash, start, end, doc_id, version, body) rows, for `_sliced`
-_ACTIVE_ROWS = 'c.chunk_id, c.content_hash, c.start, c."end", d.doc_id, d.current_version, v.body'
+
+def pack_keys(keys: Sequence[int]) -> bytes:
+    """A version's chunk list as stored (`versions.chunk_keys`, m012): each chunk's key (`chunk_key`), in
+    document order, 8 bytes big-endian (what PostgreSQL's int8send writes)."""
+    return struct.pack(f">{len(keys)}q", *keys)
 
 
-def _sliced(rows, dictionaries: Dictionaries) -> Iterator[tuple[str, str, str]]:  # noqa: ANN001 - rows of _ACTIVE_ROWS
-    """(chunk_id, text, content_hash) of `_ACTIVE_ROWS` rows in document order: each version decoded once
-    (not through the cache, which a scan of the whole KB would only flush)."""
-    key: tuple[str, int] | None = None
-    text = ""
-    for cid, digest, start, end, doc_id, version, body in rows:
-        if key != (doc_id, version):
-            key, text = (doc_id, version), unpack(body, dictionaries)
-        yield cid, text[start:end], digest
+def unpack_keys(blob: bytes | None) -> tuple[int, ...]:
+    if not blob:
+        return ()
+    blob = bytes(blob)
+    return struct.unpack(f">{len(blob) // 8}q", blob)
+
+
+def _spans(db, keys: Sequence[int]) -> dict[int, tuple[int, int, int]]:  # noqa: ANN001
+    """{key: (tail, start, end)} of the chunks with these keys."""
+    out: dict[int, tuple[int, int, int]] = {}
+    keys = list(dict.fromkeys(keys))
+    for lo in range(0, len(keys), _IN_PAGE):
+        part = keys[lo : lo + _IN_PAGE]
+        for key, tail, start, end in db.execute(
+                f'SELECT chunk_key, tail, start, "end" FROM chunks WHERE chunk_key IN ({",".join("?" * len(part))})', part):
+            out[key] = (tail, start, end)
+    return out
+
+
+def _ids(db, keys: Sequence[int]) -> list[str]:  # noqa: ANN001
+    """The chunk ids of these keys, in the same order."""
+    spans = _spans(db, keys)
+    return [chunk_id_of(k, spans[k][0]) for k in keys]
+
+
+def _sliced(db, dictionaries: Dictionaries, where: str = "", params: tuple = ()) -> Iterator[tuple[str, str]]:  # noqa: ANN001
+    """(chunk_id, text) of every retrievable chunk (of the documents `where` selects), in document order:
+    the versions and their chunks read as two ordered streams and merged, each version decoded once (not
+    through the cache, which a scan of the whole KB would only flush)."""
+    # Both statements read one snapshot. PostgreSQL: both run inside one read transaction (their rows are
+    # fetched as they run). SQLite: the second starts while the first is still active, and an implicit
+    # transaction lasts until the last active statement finishes.
+    own = db.dialect == "postgresql" and not db.in_transaction
+    with read_transaction(db) if own else nullcontext():
+        versions = db.execute(_ACTIVE_VERSIONS.format(where=where), params)
+        spans = db.execute(_ACTIVE_SPANS.format(where=where), params)
+    doc_id, text = None, ""
+    for chunk_doc, key, tail, start, end in spans:
+        while doc_id != chunk_doc:
+            row = versions.fetchone()
+            if row is None:  # (not from one snapshot)
+                return
+            doc_id, text = row[0], unpack(row[1], dictionaries)
+        yield chunk_id_of(key, tail), text[start:end]
 
 
 @dataclass(frozen=True)
@@ -197,6 +243,9 @@ class KnowledgeBase:
         # (`_train_dictionary`, inside its transaction), not at open: reading needs none until a body names it
         self._pending_dictionary: int | None = None
         self._texts = TextCache(dictionaries=self._codec)  # decoded version texts, by (doc_id, version)
+        # (revision, [(chunk_id, content digest)] of the retrievable chunks): SQLite stores no chunk hash
+        # (m012), so they are hashed from the texts, once per revision (`_active_digests`)
+        self._digests: tuple[int, list[tuple[str, bytes]]] | None = None
         # ids of source prefixes (m010) seen by this process; forgotten when a write rolls back (the id of
         # a prefix inserted inside it never existed)
         self._prefixes: dict[str, int] = {}
@@ -343,15 +392,13 @@ class KnowledgeBase:
             if at < 0 or at > revision:  # no index, a corrupt one, or one of another KB: rebuild
                 if at != -1 or revision != 0:  # not just a new, empty KB
                     log.warning("BM25 index at revision %s, KB at %s: rebuilding it", at, revision)
-                return [(cid, text) for cid, text, _ in _sliced(db.execute(_active(_ACTIVE_ROWS)), self._codec)], [], revision, True
-            deletes = {r[0] for r in db.execute(
-                "SELECT vc.chunk_id FROM documents d "
-                "JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
-                "JOIN version_chunks vc ON vc.doc_id = v.doc_id AND vc.version = v.version "
-                "WHERE d.updated_revision > ?", (at, at))}
+                return list(_sliced(db, self._codec)), [], revision, True
+            old = [k for (keys,) in db.execute(
+                "SELECT v.chunk_keys FROM documents d JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
+                "WHERE d.updated_revision > ?", (at, at)) for k in unpack_keys(keys)]
+            deletes = set(_ids(db, old))
             # streamed, not fetched: each row carries its version's compressed text
-            rows = db.execute(_active(_ACTIVE_ROWS, "AND d.updated_revision > ?"), (at,))
-            adds = [(cid, text) for cid, text, _ in _sliced(rows, self._codec)]
+            adds = list(_sliced(db, self._codec, "AND d.updated_revision > ?", (at,)))
         return adds, deletes, revision, False
 
     # -- ingest ---------------------------------------------------------------------------------------
@@ -414,15 +461,10 @@ class KnowledgeBase:
         return replace(report, chunks_added=chunks_added, revision=self.revision)
 
     def _active_chunk_ids(self, doc_id: str) -> list[str]:
-        return [
-            r[0]
-            for r in self.db.execute(
-                "SELECT vc.chunk_id FROM documents d JOIN version_chunks vc "
-                "ON vc.doc_id = d.doc_id AND vc.version = d.current_version "
-                "WHERE d.doc_id = ? AND d.status = 'active'",
-                (doc_id,),
-            )
-        ]
+        row = self.db.execute(
+            "SELECT v.chunk_keys FROM documents d JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version "
+            "WHERE d.doc_id = ? AND d.status = 'active'", (doc_id,)).fetchone()
+        return _ids(self.db, unpack_keys(row[0])) if row else []
 
     def _ingest_batch(self, batch: Sequence[RawDocument], report: IngestReport) -> int:
         """Ingest one batch in one transaction; record outcomes in `report`; return the new chunk count.
@@ -596,7 +638,7 @@ class KnowledgeBase:
         new chunks), outcome being unchanged | added | updated."""
         db = self.db
         row = db.execute(
-            f"SELECT d.current_version, d.status, v.chars, v.body, {_VERSION_SOURCE} FROM documents d "
+            f"SELECT d.current_version, d.status, v.chars, v.body, {_VERSION_SOURCE}, v.chunk_keys FROM documents d "
             "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.current_version " + _PREFIX +
             "WHERE d.doc_id = ?",
             (doc.doc_id,),
@@ -612,46 +654,38 @@ class KnowledgeBase:
                 "UPDATE documents SET status = 'active', source = ?, updated_revision = ? WHERE doc_id = ?",
                 (None if doc.source == row[4] else doc.source, revision, doc.doc_id),
             )
-            text = doc.text
-            for cid, start, end in db.execute(
-                'SELECT c.chunk_id, c.start, c."end" FROM version_chunks vc JOIN chunks c ON c.chunk_id = vc.chunk_id '
-                "WHERE vc.doc_id = ? AND vc.version = ?",
-                (doc.doc_id, row[0]),
-            ).fetchall():
-                adds[cid] = text[start:end]
+            for key, (tail, start, end) in _spans(db, unpack_keys(row[5])).items():
+                adds[chunk_id_of(key, tail)] = doc.text[start:end]
             return "added", row[0], adds, set(), 0
         old = set(self._active_chunk_ids(doc.doc_id)) if row is not None else set()
         version = 1 if row is None else row[0] + 1
+        spans = chunk_spans(doc.text, self.chunk_size, self.overlap)
+        texts = [doc.text[span.start : span.end] for span in spans]
+        new = [chunk_id(doc.doc_id, span.start, span.end, text) for span, text in zip(spans, texts)]
+        keys = [chunk_key(cid) for cid in new]
         db.execute(
             "INSERT INTO versions (doc_id, version, body, chars, source, source_prefix, ingested_at, "
-            "revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "revision, chunk_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (doc.doc_id, version, pack(doc.text, self._codec), len(doc.text),
-             *self._source_columns(db, doc.doc_id, doc.source), now, revision),
+             *self._source_columns(db, doc.doc_id, doc.source), now, revision, pack_keys([k for k, _ in keys])),
         )
-        new: list[str] = []
+        # PostgreSQL keeps each chunk's content hash: dense search in the database joins vectors on it
+        # (dense_db); SQLite computes it from the text where it is needed (m012)
+        hashed = ", content_hash" if db.dialect == "postgresql" else ""
+        insert = (f'INSERT INTO chunks (chunk_key, tail, doc_id, start, "end", version{hashed}) '
+                  f"VALUES (?, ?, ?, ?, ?, ?{', ?' if hashed else ''}) ON CONFLICT (chunk_key) DO NOTHING")
         new_chunks = 0
-        for ord_, span in enumerate(chunk_spans(doc.text, self.chunk_size, self.overlap)):
-            text = doc.text[span.start : span.end]
-            cid = chunk_id(doc.doc_id, span.start, span.end, text)
-            cur = db.execute(
-                'INSERT INTO chunks (chunk_id, doc_id, start, "end", version, content_hash) '
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chunk_id) DO NOTHING",
-                (cid, doc.doc_id, span.start, span.end, version, content_digest(text)),
-            )
-            if cur.rowcount:
-                new_chunks += cur.rowcount
-                # the BM25 index keeps a chunk by the first 64 bits of its id (bm25_index.chunk_key): no
-                # two chunks of a KB may share them (ids are hashes: one in ~10^9 KBs of 100k chunks)
-                if db.execute("SELECT 1 FROM chunks WHERE chunk_id >= ? AND chunk_id < ? AND chunk_id <> ? LIMIT 1",
-                              (cid[:17], cid[:17] + "g", cid)).fetchone() is not None:
+        for span, text, cid, (key, tail) in zip(spans, texts, new, keys):
+            values = (key, tail, doc.doc_id, span.start, span.end, version)
+            if db.execute(insert, values + ((content_digest(text),) if hashed else ())).rowcount:
+                new_chunks += 1
+            else:  # a chunk an earlier version had (it is now cited from this one), or a look-alike key
+                # the BM25 index and the chunks table keep a chunk by the first 64 bits of its id
+                # (bm25_index.chunk_key): no two chunks of a KB may share them (ids are hashes: one in
+                # ~10^9 KBs of 100k chunks)
+                if db.execute("SELECT tail FROM chunks WHERE chunk_key = ?", (key,)).fetchone()[0] != tail:
                     raise KeyCollision(f"chunk {cid} shares its first 64 bits with another chunk of this KB")
-            else:  # a chunk an earlier version had: it is now cited from this one
-                db.execute("UPDATE chunks SET version = ? WHERE chunk_id = ? AND version < ?", (version, cid, version))
-            db.execute(
-                "INSERT INTO version_chunks (doc_id, version, ord, chunk_id) VALUES (?, ?, ?, ?)",
-                (doc.doc_id, version, ord_, cid),
-            )
-            new.append(cid)
+                db.execute("UPDATE chunks SET version = ? WHERE chunk_key = ? AND version < ?", (version, key, version))
             if cid not in old:
                 adds[cid] = text
         db.execute(
@@ -707,15 +741,19 @@ class KnowledgeBase:
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks for the known ids, in the order given (unknown ids are left out)."""
         found: dict[str, Chunk] = {}
-        ids = list(dict.fromkeys(chunk_ids))
+        # each well-formed id as its 96 bits (bm25_index.chunk_key, inlined: this runs for every hit)
+        wanted = {int(cid[1:], 16): cid for cid in chunk_ids if type(cid) is str and _ID_FORM(cid) is not None}
+        keys = list(dict.fromkeys((bits >> 32) - _2_64 if bits >> 95 else bits >> 32 for bits in wanted))
         cut = self._texts.slice
-        for lo in range(0, len(ids), 500):
-            part = ids[lo : lo + 500]
+        for lo in range(0, len(keys), _IN_PAGE):
+            part = keys[lo : lo + _IN_PAGE]
             # one statement for all ids (the same text for the same number of ids: sqlite3 reuses the
             # prepared statement); each chunk row names its version, whose body comes along
-            rows = self.db.execute(_CHUNKS_BY_ID.format(marks=",".join("?" * len(part))), part).fetchall()
-            for cid, doc_id, start, end, version, body in rows:
-                found[cid] = Chunk(cid, doc_id, version, start, end, cut((doc_id, version), body, start, end))
+            rows = self.db.execute(_CHUNKS_BY_KEY.format(marks=",".join("?" * len(part))), part).fetchall()
+            for key, tail, doc_id, start, end, version, body in rows:
+                cid = wanted.get((key % _2_64) << 32 | tail)  # the whole id, not only its first 64 bits
+                if cid is not None:
+                    found[cid] = Chunk(cid, doc_id, version, start, end, cut((doc_id, version), body, start, end))
         return [found[c] for c in chunk_ids if c in found]
 
     def document_text(self, doc_id: str, version: int | None = None) -> str:
@@ -763,17 +801,23 @@ class KnowledgeBase:
         """Ids of the chunks of one version of a document, in document order."""
         if version is None:
             version = self.current_version(doc_id)
-        return [
-            r[0]
-            for r in self.db.execute(
-                "SELECT chunk_id FROM version_chunks WHERE doc_id = ? AND version = ? ORDER BY ord", (doc_id, version)
-            )
-        ]
+        row = self.db.execute("SELECT chunk_keys FROM versions WHERE doc_id = ? AND version = ?",
+                              (doc_id, version)).fetchone()
+        return _ids(self.db, unpack_keys(row[0])) if row else []
 
     def active_chunks(self) -> Iterator[tuple[str, str, str]]:
-        """(chunk_id, text, content_hash) of every retrievable chunk (the hash in hexadecimal)."""
-        for cid, text, digest in _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec):
-            yield cid, text, bytes(digest).hex()
+        """(chunk_id, text, content_hash) of every retrievable chunk, in document order (the hash, in
+        hexadecimal, computed from the text: not stored in SQLite since m012)."""
+        for cid, text in _sliced(self.db, self._codec):
+            yield cid, text, content_digest(text).hex()
+
+    def chunk_documents(self) -> Iterator[tuple[str, str]]:
+        """(chunk_id, doc_id) of every retrievable chunk, without their text: a chunk is in its document's
+        current version exactly when that is the latest version that has it (`chunks.version`)."""
+        for key, tail, doc_id in self.db.execute(
+                "SELECT c.chunk_key, c.tail, d.doc_id FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                "AND d.current_version = c.version WHERE d.status = 'active'"):
+            yield chunk_id_of(key, tail), doc_id
 
     def stats(self) -> dict[str, int]:
         q = self.db.execute
@@ -790,12 +834,31 @@ class KnowledgeBase:
     def missing_vectors(self, model: str) -> dict[str, str]:
         """{content hash (hexadecimal): text} of the retrievable chunks with no vector for `model` yet."""
         have = {bytes(r[0]) for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (model,))}
+        revision = self.revision
+        if self._digests is not None and self._digests[0] == revision:  # hashed already: read the texts missing
+            wanted: dict[bytes, str] = {}
+            for cid, digest in self._digests[1]:
+                if digest not in have and digest not in wanted:
+                    wanted[digest] = cid
+            texts = {c.id: c.text for c in self.get_chunks(list(wanted.values()))}
+            return {digest.hex(): texts[cid] for digest, cid in wanted.items()}
+        digests: list[tuple[str, bytes]] = []
         todo: dict[bytes, str] = {}
-        for _, text, digest in _sliced(self.db.execute(_active(_ACTIVE_ROWS)), self._codec):
-            digest = bytes(digest)
+        for cid, text in _sliced(self.db, self._codec):
+            digest = content_digest(text)
+            digests.append((cid, digest))
             if digest not in have and digest not in todo:
                 todo[digest] = text
+        self._digests = (revision, digests)
         return {digest.hex(): text for digest, text in todo.items()}
+
+    def _active_digests(self) -> list[tuple[str, bytes]]:
+        """(chunk_id, content digest) of every retrievable chunk, in document order: hashed from the texts
+        once per KB revision (a write in between only makes the next call hash them again)."""
+        revision = self.revision
+        if self._digests is None or self._digests[0] != revision:
+            self._digests = (revision, [(cid, content_digest(text)) for cid, text in _sliced(self.db, self._codec)])
+        return self._digests[1]
 
     def ensure_vectors(
         self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None, executor=None
@@ -854,15 +917,16 @@ class KnowledgeBase:
 
     def load_vectors(self, model: str) -> tuple[list[str], np.ndarray]:
         """(chunk ids, matrix) of the retrievable chunks that have a vector for `model`."""
+        vectors = {bytes(h): vec for h, vec in
+                   self.db.execute("SELECT content_hash, vec FROM vectors WHERE model = ?", (model,))}
         ids: list[str] = []
         rows: list[bytes] = []
-        for cid, vec in self.db.execute(
-            "SELECT a.chunk_id, v.vec FROM (" + _active("c.chunk_id, c.content_hash") + ") a "
-            "JOIN vectors v ON v.content_hash = a.content_hash AND v.model = ?",
-            (model,),
-        ):
-            ids.append(cid)
-            rows.append(vec)
+        if vectors:  # (the texts are read and hashed only when there is a vector to match)
+            for cid, digest in self._active_digests():
+                vec = vectors.get(digest)
+                if vec is not None:
+                    ids.append(cid)
+                    rows.append(vec)
         return ids, self.db.decode_vectors(rows)
 
 
@@ -911,7 +975,7 @@ def _connect(where: Path | str, create: bool):  # noqa: ANN202 - a citebound.db.
     except sqlite3.DatabaseError as exc:
         db.close()
         raise KnowledgeBaseError(f"{db_path}: not a usable knowledge base ({exc})") from exc
-    if {"m008_compact_store", "m009_compact_catalogue", "m011_narrow_catalogue"} & set(applied):
+    if {"m008_compact_store", "m009_compact_catalogue", "m011_narrow_catalogue", "m012_chunk_keys"} & set(applied):
         _vacuum(db, db_path)
     return db
 

@@ -102,7 +102,9 @@ def test_a_kb_from_before_m008_reads_the_same_after_it(kb_target):
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert con.execute("PRAGMA foreign_key_check").fetchall() == []
         schema = dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
-        assert "WITHOUT ROWID" in schema["chunks"] and "text TEXT" not in schema["versions"]
+        # documents keyed by their id alone; chunks by their integer key, the rowid itself (m012)
+        assert "WITHOUT ROWID" in schema["documents"] and "chunk_key INTEGER PRIMARY KEY" in schema["chunks"]
+        assert "text TEXT" not in schema["versions"]
         con.close()
 
 

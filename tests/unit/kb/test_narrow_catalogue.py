@@ -76,3 +76,40 @@ def test_an_index_behind_the_kb_catches_up_without_the_revision_index(kb_target)
         # every chunk the changed documents had up to `at` goes, every chunk they have now comes back
         assert {cid for cid, _ in adds} == set(kb.chunk_ids("harbour"))
         assert deletes == set(kb.chunk_ids("gone")) | set(kb.chunk_ids("harbour", 1))
+
+
+def test_a_process_killed_inside_m012_leaves_a_kb_that_migrates_next_time(kb_target):
+    old = killed_inside(kb_target, "m012_chunk_keys")
+    before = schema(kb_target)
+    assert "version_chunks" in before and "chunk_id" in before["chunks"]  # nothing of it kept
+    assert "chunk_keys" not in before["versions"]
+    with KnowledgeBase.open(kb_target) as kb:
+        assert reads_as_before(kb, old)
+        # each version's chunk list, in document order, and the chunks of the current versions
+        by_version: dict[tuple[str, int], list[str]] = {}
+        for cid, (doc_id, version, _) in old["chunks"].items():
+            by_version.setdefault((doc_id, version), []).append(cid)
+        assert all(kb.chunk_ids(doc_id, version) == ids for (doc_id, version), ids in by_version.items())
+        assert dict(kb.chunk_documents()) == {cid: doc for cid, (doc, _, _) in old["chunks"].items()}
+        ids, _ = kb.load_vectors("test-model")
+        assert sorted(ids) == sorted(c for c, (_, _, text) in old["chunks"].items() if content_hash(text) in old["vectors"])
+    after = schema(kb_target)
+    assert "version_chunks" not in after and {"chunk_key", "tail"} <= after["chunks"]
+    assert ("content_hash" in after["chunks"]) == is_postgres(str(kb_target))  # dense search in PostgreSQL joins on it
+
+
+def test_a_chunk_id_is_found_by_its_whole_id_only(kb_target):
+    from citebound.kb.bm25_index import chunk_id_of, chunk_key
+
+    with KnowledgeBase.open(kb_target, create=True, chunk_size=SIZE, overlap=LAP) as kb:
+        kb.ingest_documents([RawDocument("harbour", DOCS["harbour"][0][0], "harbour.txt")], progress=False)
+        real = kb.chunk_ids("harbour")
+        key, tail = chunk_key(real[0])
+        other_tail = chunk_id_of(key, (tail + 1) % 2**32)  # the same first 64 bits, another id
+        assert [c.id for c in kb.get_chunks([other_tail, real[0], "not an id", real[0]])] == [real[0], real[0]]
+        # a chunk every version has keeps its id and is cited from the latest
+        text = DOCS["harbour"][0][1]
+        kb.ingest_documents([RawDocument("harbour", text, "harbour.txt")], progress=False)
+        assert kb.get_chunk(real[0]).version == 2 and real[0] in kb.chunk_ids("harbour", 2)
+        assert kb.chunk_ids("harbour", 1) == real
+        assert {cid: t for cid, t, _ in kb.active_chunks()} == {c.id: c.text for c in kb.get_chunks(kb.chunk_ids("harbour"))}
