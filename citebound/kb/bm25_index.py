@@ -14,9 +14,12 @@ must name one chunk: the store refuses a new chunk whose key another chunk of th
 (`store.KeyCollision`; one in about 10^9 KBs of 100k chunks). An index written with the former schema
 (the id as text) does not open with this one: it is rebuilt from the KB.
 
-The index records which KB revision it reflects in `revision.json`, written only after the index
-commit; the knowledge base compares it with its own revision on open and re-syncs when they differ
-(e.g. a process killed between the SQLite commit and the index commit).
+The index records which KB revision it reflects in `revision.json`, written after the index commit
+and before the writer lock is released; the knowledge base compares it with its own revision on open
+and re-syncs when they differ (e.g. a process killed between the SQLite commit and the index commit).
+A catch-up from the database deletes every chunk it adds first (`KnowledgeBase._index_delta`), so an
+index whose revision is behind its content (a process killed between the index commit and the revision)
+still ends with each chunk once.
 """
 
 from __future__ import annotations
@@ -182,8 +185,11 @@ class Bm25Index:
                 doc.add_integer("tail", tail)
                 writer.add_document(doc)
             writer.commit()
-            writer.wait_merging_threads()
+            # the revision is written while this process still holds the writer lock: dropping the
+            # writer (wait_merging_threads consumes it) releases the lock, and another process that took
+            # it before the revision was written would apply the same change again
             self._set_revision(revision)
+            writer.wait_merging_threads()
         except BaseException:
             writer.rollback()
             raise

@@ -396,9 +396,11 @@ class KnowledgeBase:
             old = [k for (keys,) in db.execute(
                 "SELECT v.chunk_keys FROM documents d JOIN versions v ON v.doc_id = d.doc_id AND v.revision <= ? "
                 "WHERE d.updated_revision > ?", (at, at)) for k in unpack_keys(keys)]
-            deletes = set(_ids(db, old))
             # streamed, not fetched: each row carries its version's compressed text
             adds = list(_sliced(db, self._codec, "AND d.updated_revision > ?", (at,)))
+            # and each chunk added is deleted first: an index killed between its commit and its revision
+            # already holds some of them (a delete of a chunk it lacks does nothing)
+            deletes = set(_ids(db, old)) | {cid for cid, _ in adds}
         return adds, deletes, revision, False
 
     # -- ingest ---------------------------------------------------------------------------------------

@@ -8,11 +8,15 @@ import shutil
 from citebound.kb import KnowledgeBase
 
 
-def test_an_index_behind_sqlite_is_detected_and_resynced_on_open(tmp_path):
-    kb_dir = tmp_path / "kb"
-    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+def _owls_and_bees(folder):
+    a, b = folder / "a.txt", folder / "b.txt"
     a.write_text("Owls hunt at night.", encoding="utf-8")
     b.write_text("Bees make honey in hives.", encoding="utf-8")
+    return a, b
+
+
+def test_an_index_behind_sqlite_is_detected_and_resynced_on_open(tmp_path):
+    kb_dir, a, b = tmp_path / "kb", *_owls_and_bees(tmp_path)
     with KnowledgeBase.open(kb_dir, create=True) as kb:
         kb.ingest([a], progress=False)
     stale = tmp_path / "bm25-at-revision-1"
@@ -29,6 +33,20 @@ def test_an_index_behind_sqlite_is_detected_and_resynced_on_open(tmp_path):
         assert [kb.get_chunk(c).doc_id for c, _ in kb.bm25.search("honey bees")] == ["b.txt"]
         assert kb.bm25.search("owls night") == []
 
+
+
+def test_an_index_killed_between_its_commit_and_its_revision_holds_each_chunk_once(tmp_path):
+    """The index committed a batch but its revision was not written (killed in between): the catch-up on
+    open applies that batch again, and must not leave its chunks in the index twice."""
+    kb_dir, a, b = tmp_path / "kb", *_owls_and_bees(tmp_path)
+    with KnowledgeBase.open(kb_dir, create=True) as kb:
+        kb.ingest([a], progress=False)
+        kb.ingest([b], progress=False)
+        assert kb.revision == 2 and kb.bm25.num_docs() == 2
+    (kb_dir / "bm25" / "revision.json").write_text('{"revision": 1}')  # the content is at revision 2
+    with KnowledgeBase.open(kb_dir) as kb:
+        assert kb.bm25.revision == 2 and kb.bm25.num_docs() == 2
+        assert [kb.get_chunk(c).doc_id for c, _ in kb.bm25.search("honey bees")] == ["b.txt"]
 
 def test_a_missing_or_corrupt_index_is_rebuilt(tmp_path):
     kb_dir = tmp_path / "kb"
