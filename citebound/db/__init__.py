@@ -26,6 +26,7 @@ is a write transaction that is run once more when the first attempt is known not
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -101,13 +102,33 @@ def open_sqlite(path: str | Path) -> SqliteConnection:
     shareable between threads (sqlite3 serialises them), 30 s busy timeout."""
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30, factory=SqliteConnection)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
+        _use_wal(db, deadline=time.monotonic() + 30)
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
     except BaseException:
         db.close()
         raise
     return db  # type: ignore[return-value]
+
+
+def _use_wal(db: sqlite3.Connection, deadline: float) -> None:
+    """Put the file in WAL mode. The conversion needs the file to itself and SQLite does not run the busy
+    handler for it: two processes creating one file at once would see "database is locked" at once
+    whatever the timeout. So: nothing to do when the file is WAL already (a persistent property), else
+    retry until `deadline` (another process's conversion counts)."""
+    delay = 0.01
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")  # an in-memory database answers "memory": as before
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        if time.monotonic() >= deadline:
+            raise sqlite3.OperationalError(f"database is locked: could not switch {db} to WAL")
+        time.sleep(delay)
+        delay = min(0.2, delay * 2)
 
 
 def _begin(db: Any, how: str) -> None:

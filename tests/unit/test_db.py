@@ -112,3 +112,29 @@ def test_postgres_urls_are_shown_without_their_password_and_placeholders_transla
     assert display_url("postgresql://cb@db/kb") == "postgresql://cb@db/kb"
     assert translate("SELECT ? WHERE a LIKE ? ESCAPE '\\' AND b = '?%'") == \
         "SELECT %s WHERE a LIKE %s ESCAPE '\\' AND b = '?%%'"
+
+
+def test_a_file_another_connection_is_reading_still_becomes_wal_once_it_is_free(tmp_path):
+    """Switching a file to WAL needs it to itself, and SQLite does not wait for that (no busy handler):
+    two processes creating one audit log at once saw "database is locked" at once. open_sqlite waits."""
+    import threading
+    import time
+
+    from citebound.db import open_sqlite
+
+    path = tmp_path / "new.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")  # a writer mid-transaction, as a second process creating the schema
+    holder.execute("INSERT INTO t VALUES (1)")
+    released = threading.Timer(0.5, lambda: holder.execute("COMMIT"))
+    released.start()
+    started = time.monotonic()
+    db = open_sqlite(path)
+    try:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert time.monotonic() - started >= 0.4  # it waited for the reader instead of failing
+    finally:
+        released.join()
+        db.close()
+        holder.close()
