@@ -73,9 +73,10 @@ def test_an_index_behind_the_kb_catches_up_without_the_revision_index(kb_target)
         kb.ingest_documents([RawDocument("harbour", DOCS["harbour"][0][1], "harbour.txt")], progress=False)
         adds, deletes, revision, reset = kb._index_delta(at)
         assert revision == kb.revision and not reset
-        # every chunk the changed documents had up to `at` goes, every chunk they have now comes back
+        # every chunk the changed documents had up to `at` goes, every chunk they have now comes back (and
+        # is deleted first: an index killed between its commit and its revision may hold it already)
         assert {cid for cid, _ in adds} == set(kb.chunk_ids("harbour"))
-        assert deletes == set(kb.chunk_ids("gone")) | set(kb.chunk_ids("harbour", 1))
+        assert deletes == set(kb.chunk_ids("gone")) | set(kb.chunk_ids("harbour", 1)) | set(kb.chunk_ids("harbour"))
 
 
 def test_a_process_killed_inside_m012_leaves_a_kb_that_migrates_next_time(kb_target):
