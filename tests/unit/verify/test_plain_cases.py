@@ -153,11 +153,11 @@ KNOWN_MISSES = {
         "para-never-sold": "the model scores 'never sold' against 'never sell' P = 0.16",
         "para-eu-shipping": "the model scores 'free' against 'costs nothing' P = 0.25",
         "scope-all-restriction-elsewhere": "the model scores 'All students receive a laptop' P = 0.20 (no rule blocks it)",
-        # full's default threshold 0.51 (training/match_threshold.py: no more false supports than
-        # deterministic on dev) leaves these just under it (0.50-0.51; they passed at the balanced 0.39)
-        "neg-denied-complement": "the model scores 'is not a primary contributor' against 'does not believe that ... is' P = 0.41 (score 0.51, just under)",
-        "neg-little-change": "the model scores 'have not changed' against 'little change' P = 0.45 (score 0.50)",
-        "neg-not-as-readily": "the model scores 'does not sink as readily' against 'sinks less readily' P = 0.55 (score 0.51, just under)",
+        # the stage-6k model (2026-12-01) learned 'all' and 'must' as signs of an overstatement from the
+        # 'kinds' generator's widened quantifiers ('some' -> 'all', 'may' -> 'must'), which has no positive
+        # where the word restates the source: both faithful restatements below fall under its threshold
+        "scope-all-with-its-restriction": "the model scores 'All orders over 50 euros ship free' against 'Orders over 50 euros ship free' P = 0.07",
+        "modal-may-of-another-clause": "the model scores 'Tenants must pay rent by the 5th' against 'Tenants pay rent by the 5th ...' P = 0.35 (score 0.48, just under 0.49)",
         "blind-unit-minutes-hours": "no rule blocks it (an hour and a half = 90 minutes); the model scores it P = 0.16",
     },
 }
