@@ -71,7 +71,7 @@ _BIT63 = 1 << 63
 def chunk_key(chunk_id: str) -> tuple[int, int]:
     """(key, tail) of a chunk id (`citebound.kb.chunk.chunk_id`: "c" + 24 lowercase hex digits):
     its first 64 bits as a signed integer, its last 32. ValueError for any other string."""
-    if not isinstance(chunk_id, str) or _ID.fullmatch(chunk_id) is None:
+    if not isinstance(chunk_id, str) or CHUNK_ID.fullmatch(chunk_id) is None:
         raise ValueError(f"not a chunk id: {chunk_id!r}")
     bits = int(chunk_id[1:], 16)  # (one conversion: this runs for every id a query fetches)
     key = bits >> 32
@@ -83,7 +83,7 @@ def chunk_id_of(key: int, tail: int) -> str:
     return f"c{key % (_BIT63 << 1):016x}{tail:08x}"
 
 
-_ID = re.compile(r"c[0-9a-f]{24}")  # (fullmatch: a trailing newline is not taken)
+CHUNK_ID = re.compile(r"c[0-9a-f]{24}")  # the form of a chunk id (fullmatch: a trailing newline is not taken)
 
 
 def _schema():

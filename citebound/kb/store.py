@@ -28,7 +28,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import sqlite3
 import struct
 import threading
@@ -43,7 +42,7 @@ import numpy as np
 
 from citebound.db import is_postgres, open_sqlite, read_transaction, write_transaction
 from citebound.errors import InputError, KnowledgeBaseError
-from citebound.kb.bm25_index import chunk_id_of, chunk_key
+from citebound.kb.bm25_index import CHUNK_ID, chunk_id_of, chunk_key
 from citebound.kb.chunk import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_OVERLAP,
@@ -90,7 +89,6 @@ _ACTIVE_SPANS = ('SELECT c.doc_id, c.chunk_key, c.tail, c.start, c."end" FROM ch
                  "ON d.doc_id = c.doc_id AND d.current_version = c.version WHERE d.status = 'active' {where} "
                  "ORDER BY c.doc_id, c.start")
 _IN_PAGE = 500  # keys per `IN (...)` statement
-_ID_FORM = re.compile(r"c[0-9a-f]{24}").fullmatch  # a chunk id (chunk.chunk_id)
 _2_64 = 1 << 64
 
 # a version's source (v: the version, p: its source prefix, joined by _PREFIX): kept whole, or as a
@@ -744,7 +742,7 @@ class KnowledgeBase:
         """Chunks for the known ids, in the order given (unknown ids are left out)."""
         found: dict[str, Chunk] = {}
         # each well-formed id as its 96 bits (bm25_index.chunk_key, inlined: this runs for every hit)
-        wanted = {int(cid[1:], 16): cid for cid in chunk_ids if type(cid) is str and _ID_FORM(cid) is not None}
+        wanted = {int(cid[1:], 16): cid for cid in chunk_ids if type(cid) is str and CHUNK_ID.fullmatch(cid) is not None}
         keys = list(dict.fromkeys((bits >> 32) - _2_64 if bits >> 95 else bits >> 32 for bits in wanted))
         cut = self._texts.slice
         for lo in range(0, len(keys), _IN_PAGE):
