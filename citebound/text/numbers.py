@@ -575,6 +575,18 @@ def number_values(text: str) -> tuple[Number, ...]:
     return tuple(v for n in extract_numbers(text) for v in n.values)
 
 
-__all__ = ["CONVERSIONS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
-           "mention_units", "number_keys", "number_values", "source_numbers", "strip_citation_markers",
+def single_number(word: str) -> NumberMention | None:
+    """The number a single word or numeral states ("four", "25", "1,200"), or None when it states none or
+    more than one."""
+    found = extract_numbers(word)
+    return found[0] if len(found) == 1 else None
+
+
+# the words of a fraction, by denominator ("a quarter", "two thirds"), for shares written in words
+FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
+                  "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}  # fmt: skip
+
+
+__all__ = ["CONVERSIONS", "FRACTION_WORDS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
+           "mention_units", "number_keys", "number_values", "single_number", "source_numbers", "strip_citation_markers",
            "unit_of"]  # fmt: skip

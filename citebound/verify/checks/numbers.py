@@ -57,13 +57,16 @@ from itertools import pairwise
 
 from citebound.text.numbers import (
     _NUMBER_WORDS,
+    FRACTION_WORDS,
     ORDINALS,
     RANKED,
     Number,
     NumberMention,
     canonical,
+    extract_numbers,
     in_base_unit,
     mention_units,
+    single_number,
     unit_of,
 )
 from citebound.text.sentences import sentence_spans
@@ -724,9 +727,7 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
 
 # A share written two ways: "one in four", "25 percent", "a quarter" (a percent rounded: "33 percent" is a third)
 _SHARE_TOLERANCE = Fraction(1, 200)
-_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
-                 "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}  # fmt: skip
-_WORD_SHARE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|\d+)\s+(" + "|".join(_DENOMINATORS)
+_WORD_SHARE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|\d+)\s+(" + "|".join(FRACTION_WORDS)
                          + r")\b", re.IGNORECASE)  # fmt: skip
 _IN_SHARE = re.compile(r"\b([^\W_]+)\s+(?:in|out\s+of)\s+(?:every\s+)?([^\W_]+)\b", re.IGNORECASE)
 _IN_BEFORE = re.compile(r"\b([^\W_]+)\s+(?:in|out\s+of)\s+(?:every\s+)?$", re.IGNORECASE)
@@ -737,10 +738,8 @@ def _count(word: str) -> Fraction | None:
     """The value of one number word or numeral ("a", "one": 1), else None."""
     if word.casefold() in ("a", "an"):
         return Fraction(1)
-    from citebound.text.numbers import extract_numbers
-
-    found = extract_numbers(word)
-    return Fraction(_as_number(found[0].value)) if len(found) == 1 and found[0].text == word else None
+    found = single_number(word)
+    return Fraction(_as_number(found.value)) if found is not None and found.text == word else None
 
 
 def _claim_share(claim: str, mention: NumberMention) -> Fraction | None:
@@ -757,9 +756,7 @@ def _claim_share(claim: str, mention: NumberMention) -> Fraction | None:
 def _source_shares(source: str) -> list[tuple[Fraction, bool]]:
     """The shares a source states, each with whether it is a percent: "a quarter", "two thirds", "half",
     "one in four", "25 percent"."""
-    from citebound.text.numbers import extract_numbers
-
-    out = [n / _DENOMINATORS[m.group(2).casefold()] for m in _WORD_SHARE.finditer(source) if (n := _count(m.group(1)))]
+    out = [n / FRACTION_WORDS[m.group(2).casefold()] for m in _WORD_SHARE.finditer(source) if (n := _count(m.group(1)))]
     out += [Fraction(1, 2)] if re.search(r"\bhalf\b", source, re.IGNORECASE) else []
     out += [n / d for m in _IN_SHARE.finditer(source) if (n := _count(m.group(1))) and (d := _count(m.group(2)))]
     return [(f, False) for f in out] + [(Fraction(_as_number(m.value)) / 100, True) for m in extract_numbers(source)

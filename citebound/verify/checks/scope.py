@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from citebound.text.numbers import FRACTION_WORDS, single_number
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens
@@ -44,8 +45,6 @@ _PART = (r"(?:\d[\d,.]*\s*(?:%|percent|per\s+cent)?|" + _SMALL + r"|half|thirds?
          r"many|few|several|none|majority|minority|percent|per\s+cent)")
 _PARTITIVE = re.compile(r"\b(" + _PART + r")\s+(?:of|in|out\s+of)\s+(?:the\s+|its\s+|their\s+|our\s+|these\s+|"
                         r"those\s+)?((?:\d[\d,]*|" + _SMALL + r")\s+)?$", re.IGNORECASE)
-_FRACTIONS = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5, "tenth": 10,
-              "tenths": 10}  # fmt: skip
 _MINORITY = frozenset({"few", "minority", "none", "some"})
 _JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -128,10 +127,8 @@ def _restricted(evidence: str, noun: str) -> bool:
 
 
 def _number(word: str) -> float | None:
-    from citebound.text.numbers import extract_numbers
-
-    found = extract_numbers(word)
-    return float(found[0].value) if len(found) == 1 else None
+    found = single_number(word)
+    return float(found.value) if found is not None else None
 
 
 def _share(evidence: str, noun: str) -> tuple[float, str] | None:
@@ -149,10 +146,10 @@ def _share(evidence: str, noun: str) -> tuple[float, str] | None:
         shown = " ".join(m.group(0).split())
         if part in _MINORITY:
             return 0.0, shown
-        if part.rstrip("s") in _FRACTIONS or part in _FRACTIONS:
+        if part.rstrip("s") in FRACTION_WORDS or part in FRACTION_WORDS:
             k = head[: m.start(1)].split()[-1:]  # "a third", "two thirds"
             n = 1.0 if not k or k[0].casefold() in ("a", "one") else (_number(k[0]) or 1.0)
-            return n / _FRACTIONS[part], " ".join(k + [shown])
+            return n / FRACTION_WORDS[part], " ".join(k + [shown])
         if "%" in part or "cent" in part:
             value = _number(re.sub(r"[^\d.]", "", part) or "x")
             return (value / 100, shown) if value is not None else None
