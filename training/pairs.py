@@ -757,6 +757,62 @@ def kinds_pairs(rng: random.Random, per_doc: int = 4, docs: list[tuple[str, str]
     return pairs, _count(pairs)
 
 
+# ------------------------------------------------------------------- strong words, supported too
+# Stage 6k's 'kinds' widened "some" -> "all" and "may" -> "must" as its only pairs whose claim says "all" or
+# "must", all of them not supported, and the model learned the word instead of the kind: "All orders over
+# 50 euros ship free." got P 0.07 against the same sentence in its source. These pairs show the strong words
+# (all, every, must, always, never, only, fully) supported where the source says as much, said another way
+# where the source says it another way ("are required to pay" -> "must pay"; "Only members vote" ->
+# "Members vote"), and not supported where the claim says the opposite ("must" -> "need not", "always" ->
+# "never", "every" -> "no"), so the word alone decides nothing.
+_STRONG_RE = re.compile(r"\b(all|every|each|must|always|never|only|entirely|fully|none|All|Every|Each|Only)\b")
+_OBLIGATION_RE = re.compile(r"\b(?:is|are) (?:required|obliged|obligated) to\b|\b(?:has|have) to\b")
+_STRONG_OPPOSITE = (
+    (r"\bmust not\b", "may"), (r"\bmust never\b", "may"), (r"\bmust\b", "need not"),
+    (r"\balways\b", "never"), (r"\bnever\b", "always"), (r"\bevery\b", "no"), (r"\ball of the\b", "none of the"),
+    (r"^All\b", "Not all"), (r"\bentirely\b", "partly"), (r"\bfully\b", "partially"),
+)
+
+
+def strong_restated(s: str) -> tuple[str, str] | None:
+    """(claim, rule) that says what s says with a strong word: an obligation as "must", or "only" left out
+    (a weaker claim the sentence still supports: "Only members vote" supports "Members vote")."""
+    if m := _OBLIGATION_RE.search(s):
+        return s[: m.start()] + "must" + s[m.end() :], "strong_must_restated"
+    if (m := re.search(r"\b[Oo]nly (?=[a-z])", s)) and not re.search(r"\b(?:not|the|an?) only\b", s, re.I):
+        out = s[: m.start()] + s[m.end() :]
+        return (out[:1].upper() + out[1:] if m.start() == 0 else out), "strong_only_dropped"
+    return None
+
+
+def strong_opposite(s: str) -> str | None:
+    """s with a strong word turned into its opposite ("must" -> "need not", "always" -> "never")."""
+    for pat, rep in _STRONG_OPPOSITE:
+        if m := re.search(pat, s):
+            return s[: m.start()] + rep + s[m.end() :]
+    return None
+
+
+def strong_pairs(rng: random.Random, per_doc: int = 4, docs: list[tuple[str, str]] | None = None):
+    """Sentences with a strong word: copied or restated -> supported; that word turned round -> not."""
+    pairs: list[Pair] = []
+    for key, text in docs if docs is not None else source_documents():
+        sents = [s for s in sentences(text) if 30 <= len(s) <= 400 and (_STRONG_RE.search(s) or _OBLIGATION_RE.search(s))]
+        for s in rng.sample(sents, min(per_doc, len(sents))):
+            r = rng.random()
+            restated, opposite = strong_restated(s), strong_opposite(s)
+            if r < 0.3 and restated and restated[0] not in text:
+                pairs.append((restated[0], text, 1, f"rule/{restated[1]}"))
+            elif r < 0.75 and opposite and opposite != s and opposite not in text:
+                pairs.append((opposite, text, 0, "rule/strong_opposite"))
+            else:
+                dc = drop_clause(s, rng) if rng.random() < 0.3 else None
+                keep = dc and _STRONG_RE.search(dc[0]) and not _CONDITION_RE.search(dc[1])
+                pairs.append(((dc[0].strip() if keep else s), text, 1, "rule/strong_copy"))
+    rng.shuffle(pairs)
+    return pairs, _count(pairs)
+
+
 GENERATORS = {
     "factcg": factcg_pairs,
     "squad_claims": squad_claim_pairs,
@@ -764,6 +820,7 @@ GENERATORS = {
     "multi_sentence": multi_sentence_pairs,
     "detail": detail_pairs,
     "kinds": kinds_pairs,
+    "strong": strong_pairs,
 }
 
 

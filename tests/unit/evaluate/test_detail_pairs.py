@@ -4,15 +4,11 @@ supported. Run on small hand-written documents (the generator's `docs` argument)
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import re
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[3] / "training" / "pairs.py"
-spec = importlib.util.spec_from_file_location("training_pairs", SCRIPT)
-pairs = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(pairs)
+import pairs  # training/pairs.py (pyproject: pythonpath)
+import re
+
 
 DOCS = [
     ("shop", "Refunds are paid within five business days of the return. Express delivery arrives on the next "

@@ -5,14 +5,10 @@ sentences, labelled not supported, beside the same sentences copied, supported. 
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[3] / "training" / "pairs.py"
-spec = importlib.util.spec_from_file_location("training_pairs_kinds", SCRIPT)
-pairs = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(pairs)
+import pairs  # training/pairs.py (pyproject: pythonpath)
+
 
 DOCS = [
     ("deal", "Northwind acquired Acme Logistics in 2019 after a long bidding war. The council plans to build "
