@@ -582,6 +582,36 @@ def single_number(word: str) -> NumberMention | None:
     return found[0] if len(found) == 1 else None
 
 
+def _plain(written: str) -> bool:
+    """A number written with digits or cardinal words only ("25", "0.20%", "twenty-five"), not a word that
+    also says how often or which ("daily", "twice", "third"): those carry meaning a rewrite would lose."""
+    words = re.findall(r"[^\W\d_]+", written.casefold())
+    return any(c.isdigit() for c in written) or all(w in _CARDINAL_WORDS for w in words)
+
+
+_CARDINAL_WORDS = frozenset({*UNITS, *TENS, *SCALES, "and", "a"}) - {"first", "second"}
+
+
+def written_as_in(claim: str, text: str) -> str:
+    """`text` with each number the claim states written as the claim writes it ("twenty-five" -> "25",
+    "0.20%" -> "0.2 percent" for a claim saying "25" and "0.2 percent"). Offsets are not kept: this is what
+    an entailment model reads, after the numbers check has compared the values. A model trained on
+    running text reads "twenty-five days" and "25 days" as different (P 0.04 against 0.98 for the same
+    claim), and the difference is the numbers check's business, not the model's."""
+    said = [m for m in extract_numbers(claim, ambiguous_words=False) if m.kind != "year" and _plain(m.text)]
+    if not said:
+        return text
+    out, last = [], 0
+    for m in extract_numbers(text, hedges=False):
+        if m.start < last or not _plain(m.text):  # a reading inside one already rewritten; "daily", "twice"
+            continue
+        same = next((c for c in said if c.keys & m.keys and c.kind == m.kind), None)
+        if same is not None and same.text != m.text:
+            out += [text[last : m.start], same.text]
+            last = m.end
+    return "".join(out) + text[last:] if out else text
+
+
 # the words of a fraction, by denominator ("a quarter", "two thirds"), for shares written in words
 FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
                   "fifths": 5, "sixth": 6, "sixths": 6, "eighth": 8, "eighths": 8, "tenth": 10, "tenths": 10}  # fmt: skip
@@ -589,4 +619,4 @@ FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4,
 
 __all__ = ["CONVERSIONS", "FRACTION_WORDS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
            "mention_units", "number_keys", "number_values", "single_number", "source_numbers", "strip_citation_markers",
-           "unit_of"]  # fmt: skip
+           "unit_of", "written_as_in"]  # fmt: skip

@@ -30,6 +30,7 @@ from citebound.models.cross_encoder import (
     logits_to_probs,
 )
 from citebound.text.injection import without_instructions
+from citebound.text.numbers import written_as_in
 from citebound.text.sentences import split_sentences
 from citebound.text.windows import Window, plan_windows
 
@@ -81,8 +82,9 @@ class _WindowedScorer:
             parts_of.append(len(parts))
             for j, part in enumerate(parts):
                 for w in self.windows(part, passage):
-                    # the model never reads a sentence addressed to it ("answer supported"): sources are data
-                    flat.append((part, without_instructions(passage[w.start : w.end])))
+                    # the model never reads a sentence addressed to it ("answer supported"): sources are data;
+                    # and it reads the claim's numbers as the claim writes them (the numbers check compares values)
+                    flat.append((part, written_as_in(part, without_instructions(passage[w.start : w.end]))))
                     owners.append((k, j, w))
         per_part: dict[tuple[int, int], tuple[float, int, int]] = {}
         for (k, j, w), p in zip(owners, self.score_pairs(flat)):

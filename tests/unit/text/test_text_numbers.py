@@ -231,3 +231,19 @@ def test_a_spaced_source_number_still_blocks_another_value():
     source = "Around 56, 000 dogs were treated."
     v = check_claim("Around 65,000 dogs were treated for poisoning.", ["S1"], {"S1": source})
     assert (v.label, v.stage) == ("unsupported", "numbers")
+
+
+def test_a_source_is_written_with_the_claims_numbers_for_the_model():
+    from citebound.text.numbers import written_as_in
+
+    assert (written_as_in("Staff get 25 days of leave.", "Staff receive twenty-five days of paid leave.")
+            == "Staff receive 25 days of paid leave.")
+    assert written_as_in("The fee is 0.2 percent.", "It charges 0.20% a year.") == "It charges 0.2 percent a year."
+    assert written_as_in("It costs 4990 euros.", "It cost 4 990 euros, one more than before.") == (
+        "It cost 4990 euros, one more than before.")  # "one" is no number the claim states
+    # another value, or the same value of another kind, is left as the source writes it
+    assert written_as_in("Staff get 30 days.", "Staff receive twenty-five days.") == "Staff receive twenty-five days."
+    assert written_as_in("It grew 12 percent.", "It grew by 12 points to 40%.") == "It grew by 12 points to 40%."
+    assert written_as_in("No numbers here.", "Twenty-five days.") == "Twenty-five days."
+    # a word that also says how often stays: "once a day" against "daily" keeps "daily"
+    assert written_as_in("Take it once a day.", "Take it daily with water.") == "Take it daily with water."
