@@ -483,12 +483,14 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
     problems = []
     for mention in stated:
         keys = mention.keys
-        candidates = [i for i, s in enumerate(mentions)
-                      if keys & source_keys[i] or (mention.hedge and _hedged_match(mention, s.values))]  # fmt: skip
+        exact = [i for i in range(len(mentions)) if keys & source_keys[i]]
+        candidates = exact or [i for i, s in enumerate(mentions) if mention.hedge and _hedged_match(mention, s.values)]
         wanted = claim_attached(claim, mention, stated)
-        converted = (frozenset() if candidates
+        # another unit of the same measure is looked for unless the value is stated as it is ("not more than
+        # 4 grams" against "not more than 4,000 mg": the hedge alone matches 24 hours too)
+        converted = (frozenset() if exact
                      else _converted(claim, mention, wanted, source, mentions, attached, word_stem))  # fmt: skip
-        candidates = candidates or sorted(converted)
+        candidates = sorted(converted) if converted else candidates
         if not candidates and mention.text.casefold() in ("first", "second") and not _STATES_RANK.search(source):
             continue  # "finished first" against "won the race": a rank the source states in words, not as another
         if not candidates and (share := _claim_share(claim, mention)) is not None and any(
@@ -785,6 +787,11 @@ def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
     return any(not m.hedge and any(in_base_unit(1, u) for u in claim_attached(claim, m, stated).units) for m in stated)
 
 
+def _words_before(text: str, start: int, n: int) -> tuple[str, ...]:
+    """The last n words before position start, case-folded."""
+    return tuple(w.casefold() for w in _WORDS.findall(text[max(0, start - 60) : start])[-n:])
+
+
 def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],
                attached, word_stem) -> frozenset[int]:  # fmt: skip
     """The source numbers that state the claim's amount in another unit of the same measure ("2 kg" in "2,000
@@ -792,12 +799,16 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
     Where the claim has a verb right before its number ("weighs 2 kg"), the source's must follow the same verb:
     a converted amount is read more narrowly than the same figure ("2,000 grams heavier" is not a weight)."""
     claimed = {b for u in wanted.units for v in mention.values if (b := in_base_unit(v, u)) is not None}
-    if not claimed or mention.hedge:
+    if not claimed:
         return frozenset()
-    verb = word_before(claim, mention.start)
+    # a hedged amount ("more than 4 grams") is stated in another unit only with the same hedge before it
+    hedge = _words_before(claim, mention.start, 2) if mention.hedge else None
+    verb = None if hedge else word_before(claim, mention.start)
     found = set()
     for k, other in enumerate(mentions):
         if verb and word_stem(word_before(source, other.start) or "") != word_stem(verb):
+            continue
+        if hedge and _words_before(source, other.start, 2) != hedge:
             continue
         units = attached(k).units
         if any(in_base_unit(v, u) in claimed for u in units for v in other.values):

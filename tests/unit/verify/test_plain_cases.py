@@ -85,7 +85,9 @@ quarter"; the numbers rule blocked it as "does not state 4"; 2 new), on 256. 202
 true value of another clause ("lost 8% of their body weight, and their blood pressure fell by 12%" for "lost 12
 percent of their body weight"; "Sales in Europe grew 12% ..., while sales in Asia grew 5%" for Asia), and two
 numbers the model read as different when written two ways ("25" / "twenty-five", "0.2 percent" / "0.20%": P 0.04
-before the model read the claim's numbers as the claim writes them); 5 new, on 261.
+before the model read the claim's numbers as the claim writes them); 5 new, on 261. A hedged amount in another unit
+("not more than 3 grams" against "not more than 3,000 mg": the hedge alone had matched the wrong number; 2 new),
+on 263.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -154,6 +156,8 @@ KNOWN_MISSES = {
                                  "the source: word overlap 0.68",
         "num-percent-two-ways-kept": "no rule blocks it (0.2 percent = 0.20%), but 'annual' and the word pairs are not in "
                                      "the source: word overlap 0.56",
+        "unit-hedged-converted-kept": "no rule blocks it (more than 3 grams = more than 3,000 mg), but 'grams' is not in "
+                                      "the source: word overlap 0.79",
     },
     "full": {
         "unit-h-hours": "the model does not read '5 h' as five hours (P = 0.16); the rules pass it",
