@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 
+from citebound.text.sentences import split_sentences
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
 
@@ -176,7 +177,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     negation, each mapped to how it is written (for reasons: "'cannot' before 'returned'"). Words a weak
     negation reaches ("little change") and the complement of a negated verb of saying ("does not believe
     that X is Y") are in neither."""
-    toks = clause_tokens(text)
+    toks = clause_tokens(_joined(text))
+    parts = _compound_parts(text)
     negated: dict[str, str] = {}
     in_scope: set[int] = set()
     for i, tok in enumerate(toks):
@@ -196,6 +198,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
             continue  # "whether or not", "not only", "not always", "not to mention"
         if nxt in _COMPARATIVES and "than" in toks[i + 2 : i + 4]:
             continue  # "no more than 5", "not later than"
+        if tok == "no" and (nxt[:1].isdigit() or (nxt == "." and toks[i + 2 : i + 3] and toks[i + 2][:1].isdigit())):
+            continue  # "the no 1 jersey", "No. 10": a number, not a denial
         if nxt == "wait" and toks[i + 2 : i + 3] == ["to"]:
             continue  # "can't wait to teach them": eager to, not a denial
         if tok == "non" and not nxt.endswith(_ADJECTIVE_ENDINGS):
@@ -222,7 +226,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                     after = toks[j + 2] if toks[j + 1 : j + 2] == ["as"] and j + 2 < len(toks) else ""
                     if after and (after in _DEGREES or after.endswith("ly")):
                         break  # "do not sink as readily": a degree, not a denial
-                    negated.setdefault(stem(word), f"{cue!r} before {word!r}")
+                    for w in (word, *parts.get(word, ())):  # a compound and each of its parts
+                        negated.setdefault(stem(w), f"{cue!r} before {_shown(word, parts)!r}")
                     if word in _COMPLEMENT_VERBS:  # "does not believe that ...": the rest is neither
                         k = j + 1  # its complement goes on through commas ("that human activities, specifically ...")
                         while k < min(len(toks), j + 1 + 2 * _SCOPE) and (_in_clause(toks[k]) or toks[k] == ","):
@@ -247,8 +252,38 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     plain: dict[str, str] = {}
     for i, tok in enumerate(toks):
         if i not in in_scope and _content(tok) and not tok.endswith("ly"):
-            plain.setdefault(stem(tok), tok)
+            for w in (tok, *parts.get(tok, ())):
+                plain.setdefault(stem(w), _shown(tok, parts))
     return negated, plain
+
+
+# "isn't thread-safe" negates the compound, not its first half: a hyphen between letters joins the parts
+# for this reading ("threadsafe"), except after "non", which is a cue of its own ("non-refundable")
+_HYPHENATED = re.compile(r"(?<![Nn][Oo][Nn])(?<=[^\W\d_])-(?=[^\W\d_])")
+
+
+def _joined(text: str) -> str:
+    return _HYPHENATED.sub("", text) if "-" in text else text
+
+
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def _compound_parts(text: str) -> dict[str, tuple[str, ...]]:
+    """Each hyphenated compound of text as one token (lower case) -> its parts ("threadsafe" -> thread, safe)."""
+    if "-" not in text:
+        return {}
+    out = {}
+    for m in _COMPOUND.finditer(text):
+        low = m.group(0).casefold()
+        if not low.startswith("non-"):
+            out[low.replace("-", "")] = tuple(low.split("-"))
+    return out
+
+
+def _shown(word: str, parts: dict[str, tuple[str, ...]]) -> str:
+    """A token as the text writes it (a joined compound with its hyphens)."""
+    return "-".join(parts[word]) if word in parts else word
 
 
 _AUXILIARIES = frozenset({"is", "are", "was", "were", "has", "have", "had", "be", "been"})
@@ -322,4 +357,23 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
         for word, phrase in unshown(evidence).items():
             if word in c_plain and word not in c_neg and word not in e_plain and word not in unshown(claim):
                 out.append(f"the source says it is not shown ({phrase}) and the claim states it ({c_plain[word]!r})")
-    return out
+    if not out and (focus := _focus_sentence(claim, evidence, c_plain)) is not None:
+        # a word the evidence both negates and states, in two sentences ("The warranty covers defects. It
+        # doesn't cover water damage."): the sentence that holds most of the claim's words decides
+        out = [o + " (in the sentence about the claim)" for o in polarity_conflicts(claim, focus)]
+    return list(dict.fromkeys(out))  # a compound and its parts read alike
+
+
+def _focus_sentence(claim: str, evidence: str, c_plain: dict[str, str]) -> str | None:
+    """The evidence sentence holding the most of the claim's plain words (at least three), when one holds
+    more than each other and the evidence has several; else None."""
+    sentences = [x for x in split_sentences(evidence) if x.strip()]
+    if len(sentences) < 2:
+        return None
+    scores = sorted(((len(c_plain.keys() & _stems(x)), k) for k, x in enumerate(sentences)), reverse=True)
+    (best, k), (second, _) = scores[0], scores[1]
+    return sentences[k] if best >= 3 and best > second else None
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in clause_tokens(_joined(text)) if _content(t)}
