@@ -273,12 +273,16 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
     also be an article and a noun ("The bank acquired the startup")."""
     out = []
     for i, tok in enumerate(clause):
-        if not _is_past(tok):
+        # a deed done, done now ("reimburses"), or one a modal says is to be done ("shall reimburse")
+        modal = i >= 2 and clause[i - 1].casefold() in _DEED_MODALS and _is_verb(tok)
+        if not (_is_past(tok) or _is_present(tok) or modal):
             continue
         verb = stem(tok)
-        who, whom = _party_before(clause, i), _party_after(clause, i + 1)
+        who, whom = _party_before(clause, i - 1 if modal else i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
+        if who and (to := _recipient(clause, i + 1)):
+            out.append((verb, frozenset(who), frozenset(to), tok + " ... to"))
         if i >= 2 and clause[i - 1].casefold() in _BE and i + 2 < len(clause) and clause[i + 1] == "by":
             perfect = clause[i - 1].casefold() == "been" and clause[i - 2].casefold() in ("has", "had", "have")
             k = i - 3 if perfect else i - 2  # "has been acquired by": the patient is before "has"
@@ -286,6 +290,20 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
             if patient and agent:
                 out.append((verb, frozenset(agent), frozenset(patient), tok))
     return out
+
+
+_DEED_MODALS = frozenset({"must", "shall", "will", "should", "may", "can", "would", "could"})
+
+
+def _recipient(clause: list[str], i: int) -> list[str]:
+    """Whom a deed goes to, after its object ("referred the patient to Dr Patel": Patel), within a few words
+    and no clause break."""
+    for j in range(i, min(len(clause) - 1, i + _OBJECT_WORDS + 1)):
+        if clause[j] == "to":
+            return _party_after(clause, j + 1)
+        if clause[j] in _CLAUSE_END or clause[j] in (",", "and", "but", "by"):
+            return []
+    return []
 
 
 def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
