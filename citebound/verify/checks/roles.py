@@ -278,7 +278,7 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         if not (_is_past(tok) or _is_present(tok) or modal):
             continue
         verb = stem(tok)
-        who, whom = _party_before(clause, i - 1 if modal else i), _party_after(clause, i + 1)
+        who, whom = _party_before(clause, i - 1 if modal else i) or _reported_subject(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
         if who and (to := _recipient(clause, i + 1)):
@@ -303,6 +303,25 @@ def _recipient(clause: list[str], i: int) -> list[str]:
             return _party_after(clause, j + 1)
         if clause[j] in _CLAUSE_END or clause[j] in (",", "and", "but", "by"):
             return []
+    return []
+
+
+_REPORTING = frozenset({"announced", "said", "says", "confirmed", "reported", "stated", "disclosed", "revealed"})
+_PRONOUNS = frozenset({"it", "he", "she", "they"})
+_PERFECT = frozenset({"had", "has", "have"})
+
+
+def _reported_subject(clause: list[str], i: int) -> list[str]:
+    """Who a pronoun before position i stands for in "NAME announced (...) that it had VERB-ed": the name
+    that reports its own deed ("Orca Systems announced on Monday that it had acquired Brightline")."""
+    k = i - 1
+    while k >= 0 and clause[k] in _PERFECT:
+        k -= 1
+    if k < 1 or clause[k] not in _PRONOUNS or clause[k - 1] != "that":
+        return []
+    for r in range(k - 2, -1, -1):
+        if clause[r] in _REPORTING:
+            return _name_before(clause, r)
     return []
 
 
@@ -332,8 +351,9 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
         if any(who & w and whom & m for _, w, m, _ in same):
             continue  # the evidence says it the claim's way round (too)
         if any(who & m and whom & w for _, w, m, _ in same):
-            out.append(f"the source says {' and '.join(sorted(whom))!r} {written} {' and '.join(sorted(who))!r}, "
-                       f"not the other way round")  # fmt: skip
+            # the name's words in the claim's order ("Orca Systems"), the nouns as their stems ("tenant")
+            said = [" ".join(sorted(names, key=lambda n: (claim.find(n) < 0, claim.find(n)))) for names in (whom, who)]
+            out.append(f"the source says {said[0]!r} {written} {said[1]!r}, not the other way round")
     return out
 
 
