@@ -8,11 +8,15 @@ with the same analyzer and searched as an OR of term queries, so no query syntax
 (a question containing `AND`, quotes or `:` is just words).
 
 Each chunk is kept by its id as two integers (`key`: the first 64 of the id's 96 bits, as a signed
-integer, indexed so that a chunk can be deleted by it; `tail`: the other 32, only stored), not as the
-25-character string: 2.4 MB less on 100k chunks (docs/benchmarks.md, "A smaller catalogue"). So `key`
-must name one chunk: the store refuses a new chunk whose key another chunk of the KB already has
-(`store.KeyCollision`; one in about 10^9 KBs of 100k chunks). An index written with the former schema
-(the id as text) does not open with this one: it is rebuilt from the KB.
+integer, indexed so that a chunk can be deleted by it; `tail`: the other 32), not as the 25-character
+string: 2.4 MB less on 100k chunks (docs/benchmarks.md, "A smaller catalogue"). So `key` must name one
+chunk: the store refuses a new chunk whose key another chunk of the KB already has
+(`store.KeyCollision`; one in about 10^9 KBs of 100k chunks). Both are fast fields (tantivy's columns)
+and nothing is stored: a hit's key is read from the column, not from a compressed block of the doc
+store (on 100k chunks 0.5 MB less, and 10 hits read about 25 µs sooner; docs/benchmarks.md, "The BM25
+query at 100k"). `search_keys` answers with keys alone, for a caller that fetches the chunks by key.
+An index written with a former schema (the id as text; the integers stored) does not open with this
+one: it is rebuilt from the KB.
 
 The index records which KB revision it reflects in `revision.json`, written after the index commit
 and before the writer lock is released; the knowledge base compares it with its own revision on open
@@ -66,6 +70,7 @@ def build_analyzer():
 
 
 _BIT63 = 1 << 63
+_MASK64 = (1 << 64) - 1
 
 
 def chunk_key(chunk_id: str) -> tuple[int, int]:
@@ -80,7 +85,7 @@ def chunk_key(chunk_id: str) -> tuple[int, int]:
 
 def chunk_id_of(key: int, tail: int) -> str:
     """The chunk id that `chunk_key` made (key, tail) of."""
-    return f"c{key % (_BIT63 << 1):016x}{tail:08x}"
+    return f"c{key & _MASK64:016x}{tail:08x}"  # (& : the key as unsigned, as % 2**64 does, and sooner)
 
 
 CHUNK_ID = re.compile(r"c[0-9a-f]{24}")  # the form of a chunk id (fullmatch: a trailing newline is not taken)
@@ -90,8 +95,9 @@ def _schema():
     import tantivy
 
     builder = tantivy.SchemaBuilder()
-    builder.add_integer_field("key", stored=True, indexed=True)  # tantivy-py deletes by i64 terms; by a
-    builder.add_integer_field("tail", stored=True, indexed=False)  # u64 term >= 2^63 it deleted nothing
+    # tantivy-py deletes by i64 terms (by a u64 term >= 2^63 it deleted nothing); read from the columns
+    builder.add_integer_field("key", stored=False, indexed=True, fast=True)
+    builder.add_integer_field("tail", stored=False, indexed=False, fast=True)
     builder.add_text_field("body", stored=False, tokenizer_name=ANALYZER, index_option="freq")
     return builder.build()
 
@@ -115,6 +121,9 @@ class Bm25Index:
         self._analyzer = build_analyzer()
         self._index.register_tokenizer(ANALYZER, self._analyzer)
         self._searcher = None
+        # what every query calls, looked up once
+        self._term_query, self._boolean_query, self._should = (
+            tantivy.Query.term_query, tantivy.Query.boolean_query, tantivy.Occur.Should)
 
     def _wipe(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -212,23 +221,38 @@ class Bm25Index:
     def refresh(self) -> None:
         self._searcher = None
 
+    def _hits(self, query: str, limit: int):  # noqa: ANN202 - (searcher, [(score, DocAddress)])
+        terms = self._analyzer.analyze(query)
+        if not terms or limit <= 0:
+            return None, []
+        term, should, schema = self._term_query, self._should, self._schema
+        q = self._boolean_query([(should, term(schema, "body", t)) for t in terms])
+        searcher = self._searcher or self.searcher()
+        return searcher, searcher.search(q, limit, count=False).hits
+
     def search(self, query: str, limit: int = 100) -> list[tuple[str, float]]:
         """Top `limit` (chunk_id, bm25 score) for `query`, best first (ties by chunk id)."""
-        import tantivy
-
-        terms = self.analyze(query)
-        if not terms or limit <= 0:
+        searcher, hits = self._hits(query, limit)
+        if not hits:
             return []
-        q = tantivy.Query.boolean_query(
-            [(tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "body", t)) for t in terms]
-        )
-        searcher = self.searcher()
-        result = searcher.search(q, limit, count=False)
-        out = []
-        for score, address in result.hits:
-            doc = searcher.doc(address)
-            out.append((chunk_id_of(doc["key"][0], doc["tail"][0]), float(score)))
+        addresses = [address for _, address in hits]
+        keys = searcher.fast_field_values("key", addresses)
+        tails = searcher.fast_field_values("tail", addresses)
+        out = [(chunk_id_of(key, tail), float(score)) for (score, _), key, tail in zip(hits, keys, tails)]
         # equal scores in chunk-id order: tantivy returns ties in segment order, which depends on when
         # the index committed, so two stores (or two ingests) of the same documents would rank them apart
         out.sort(key=lambda hit: (-hit[1], hit[0]))
+        return out
+
+    def search_keys(self, query: str, limit: int = 100) -> list[tuple[int, float]]:
+        """`search` with each chunk named by its key (`chunk_key(id)[0]`) instead of its id: the same
+        chunks in the same order (keys are unique in a KB, and ordering ids is ordering their keys as
+        unsigned numbers), without reading the tails or writing the ids."""
+        searcher, hits = self._hits(query, limit)
+        if not hits:
+            return []
+        keys = searcher.fast_field_values("key", [address for _, address in hits])
+        out = [(key, float(score)) for (score, _), key in zip(hits, keys)]
+        if any(a[1] <= b[1] for a, b in zip(out, out[1:])):  # ties (or not best first): by id, as `search`
+            out.sort(key=lambda hit: (-hit[1], hit[0] & _MASK64))
         return out

@@ -75,10 +75,27 @@ MMAP_BYTES = 1 << 30  # how much of a SQLite KB file is read through a memory ma
 # from a small cache of decoded versions (`KnowledgeBase._texts`).
 
 
-# (chunk_key, tail, doc_id, start, end, version, body) of the chunks whose keys fill {marks}, for
-# `get_chunks`: each chunk row names its version, whose body comes along
-_CHUNKS_BY_KEY = ('SELECT c.chunk_key, c.tail, c.doc_id, c.start, c."end", c.version, v.body FROM chunks c '
-                  "JOIN versions v ON v.doc_id = c.doc_id AND v.version = c.version WHERE c.chunk_key IN ({marks})")
+# (chunk_key, tail, doc_id, start, end, version, KB revision) of the chunks whose keys fill {marks}, for
+# `chunks_by_key`: each chunk row names its version, whose text is sliced from the cache or else read
+# (_BODIES); the revision comes along so that a reader learns the state it read without a statement more
+_CHUNKS_BY_KEY = ('SELECT chunk_key, tail, doc_id, start, "end", version, '
+                  "(SELECT value FROM meta WHERE key = 'revision') FROM chunks WHERE chunk_key IN ({marks})")
+_CHUNKS_BY_KEY_SQL: dict[int, str] = {}
+
+
+def _chunks_by_key_sql(n: int) -> str:
+    sql = _CHUNKS_BY_KEY_SQL.get(n)
+    if sql is None:
+        sql = _CHUNKS_BY_KEY_SQL[n] = _CHUNKS_BY_KEY.format(marks=",".join("?" * n))
+    return sql
+
+
+# (doc_id, version, body) of the versions whose (doc_id, version) pairs fill {pairs}: the texts the cache
+# lacks. By the pair, not by chunk key: a chunk's `version` may have moved on since the chunk was read
+# (a newer version that keeps the chunk), and a version, once written, is never changed or dropped.
+# (a join on VALUES: SQLite scans the table for `(doc_id, version) IN (VALUES ...)`)
+_BODIES = ("SELECT v.doc_id, v.version, v.body FROM (VALUES {pairs}) AS w "
+           "JOIN versions v ON v.doc_id = w.column1 AND v.version = w.column2")
 
 # (doc_id, body) of the current version of every active document, and (doc_id, chunk_key, tail, start, end)
 # of their chunks, both in document order (the chunks of a current version are those it is the latest
@@ -90,6 +107,7 @@ _ACTIVE_SPANS = ('SELECT c.doc_id, c.chunk_key, c.tail, c.start, c."end" FROM ch
                  "ORDER BY c.doc_id, c.start")
 _IN_PAGE = 500  # keys per `IN (...)` statement
 _2_64 = 1 << 64
+_MASK64 = _2_64 - 1  # (a chunk id is bm25_index.chunk_id_of(key, tail), inlined where it runs per hit)
 
 # a version's source (v: the version, p: its source prefix, joined by _PREFIX): kept whole, or as a
 # prefix shared by many versions + the document id (m010)
@@ -740,21 +758,49 @@ class KnowledgeBase:
 
     def get_chunks(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks for the known ids, in the order given (unknown ids are left out)."""
-        found: dict[str, Chunk] = {}
         # each well-formed id as its 96 bits (bm25_index.chunk_key, inlined: this runs for every hit)
         wanted = {int(cid[1:], 16): cid for cid in chunk_ids if type(cid) is str and CHUNK_ID.fullmatch(cid) is not None}
         keys = list(dict.fromkeys((bits >> 32) - _2_64 if bits >> 95 else bits >> 32 for bits in wanted))
-        cut = self._texts.slice
+        ids = set(wanted.values())  # the whole id, not only its key, names the chunk
+        found = {chunk.id: chunk for chunk in self.chunks_by_key(keys)[1].values() if chunk.id in ids}
+        return [found[c] for c in chunk_ids if c in found]
+
+    def chunks_by_key(self, keys: Sequence[int]) -> tuple[int | None, dict[int, Chunk]]:
+        """(revision, {key: chunk}) of the chunks with these keys (`bm25_index.chunk_key(id)[0]`, what
+        `Bm25Index.search_keys` answers with; a key names one chunk of a KB); unknown keys left out.
+        `revision` is the KB's revision read with the chunks (None when it changed between two pages
+        of 500 keys). A chunk's text comes from the cache of decoded texts when it is there (10 chunks:
+        one statement), else its version's body is read too (a second statement, for those missing)."""
+        found: dict[int, Chunk] = {}
+        revisions: set[str] = set()
+        cached = self._texts.cached_slices
         for lo in range(0, len(keys), _IN_PAGE):
             part = keys[lo : lo + _IN_PAGE]
-            # one statement for all ids (the same text for the same number of ids: sqlite3 reuses the
-            # prepared statement); each chunk row names its version, whose body comes along
-            rows = self.db.execute(_CHUNKS_BY_KEY.format(marks=",".join("?" * len(part))), part).fetchall()
-            for key, tail, doc_id, start, end, version, body in rows:
-                cid = wanted.get((key % _2_64) << 32 | tail)  # the whole id, not only its first 64 bits
-                if cid is not None:
-                    found[cid] = Chunk(cid, doc_id, version, start, end, cut((doc_id, version), body, start, end))
-        return [found[c] for c in chunk_ids if c in found]
+            # (the same text for the same number of keys: sqlite3 reuses the prepared statement)
+            rows = self.db.execute(_chunks_by_key_sql(len(part)), part).fetchall()
+            if not rows:
+                continue
+            revisions.add(rows[0][6])  # (one value for the statement)
+            missing = []
+            for row, text in zip(rows, cached([((r[2], r[5]), r[3], r[4]) for r in rows])):
+                if text is None:
+                    missing.append(row)
+                else:
+                    key, tail, doc_id, start, end, version, _ = row
+                    found[key] = Chunk(f"c{key & _MASK64:016x}{tail:08x}", doc_id, version, start, end, text)
+            if missing:
+                pairs = list(dict.fromkeys((doc_id, version) for _, _, doc_id, _, _, version, _ in missing))
+                bodies = {(d, v): body for d, v, body in self.db.execute(
+                    _BODIES.format(pairs=",".join(["(?, ?)"] * len(pairs))), [x for pair in pairs for x in pair])}
+                cut = self._texts.slice
+                for key, tail, doc_id, start, end, version, _ in missing:
+                    body = bodies.get((doc_id, version))
+                    if body is not None:  # (always: a version is never dropped)
+                        found[key] = Chunk(chunk_id_of(key, tail), doc_id, version, start, end,
+                                           cut((doc_id, version), body, start, end))
+        if not revisions:  # no chunk to read it with
+            return self.revision, found
+        return (int(revisions.pop()) if len(revisions) == 1 else None), found
 
     def document_text(self, doc_id: str, version: int | None = None) -> str:
         """Normalized text of one version of a document (the current one when `version` is None)."""

@@ -243,9 +243,32 @@ class TextCache:
             self.put(key, text)
         return text
 
+    def cached_slices(self, wanted: Sequence[tuple[tuple[str, int], int, int]]) -> list[str | None]:
+        """For each (version key, start, end): text[start:end] of that version when the cache holds it
+        (the whole text, or the blocks of `BLOCK` characters it spans), else None: a reader that asks
+        first need not fetch the body. One lock for all."""
+        out: list[str | None] = []
+        with self._lock:
+            texts = self._texts
+            for key, start, end in wanted:
+                whole = texts.get(key)
+                if whole is not None:
+                    texts.move_to_end(key)
+                    out.append(whole[start:end])
+                    continue
+                first, last = start // BLOCK, max(start, end - 1) // BLOCK
+                parts = [texts.get((*key, BLOCK, i)) for i in range(first, last + 1)]
+                if None in parts:
+                    out.append(None)
+                    continue
+                for i in range(first, last + 1):
+                    texts.move_to_end((*key, BLOCK, i))
+                out.append("".join(parts)[start - first * BLOCK : end - first * BLOCK])  # type: ignore[arg-type]
+        return out
+
     def slice(self, key: tuple[str, int], body: bytes | memoryview, start: int, end: int) -> str:
         """text[start:end] of version `key` whose stored body is `body`: only the blocks it needs are
-        decompressed (and kept)."""
+        decompressed (and kept, by (*key, block size, block number))."""
         whole = self.get(key)
         if whole is not None:
             return whole[start:end]
@@ -259,10 +282,10 @@ class TextCache:
         first, last = start // size, max(start, end - 1) // size
         parts = []
         for i in range(first, min(last, len(spans) - 1) + 1):
-            part = self.get((*key, i))
+            part = self.get((*key, size, i))
             if part is None:
                 at, n = spans[i]
                 part = decode(body[at : at + n])
-                self.put((*key, i), part)
+                self.put((*key, size, i), part)
             parts.append(part)
         return "".join(parts)[start - first * size : end - first * size]

@@ -42,6 +42,7 @@ from citebound.retrieval.fusion import DEFAULT_RRF_K, rrf
 from citebound.types import Hit
 
 MODES = ("hybrid", "bm25", "dense")
+_LABELS = tuple(f"S{i}" for i in range(1, 101))  # the source ids of the first hits, made once
 CANDIDATE_DEPTH = config.CANDIDATE_DEPTH  # each ranking's candidates before fusion (evaluations rank deeper)
 
 
@@ -203,6 +204,8 @@ class Retriever:
             raise InputError("the question is empty")
         if k < 1:
             raise InputError("k must be at least 1")
+        if self.mode == "bm25" and self.reranker is None:
+            return self._bm25_top(question, k)
         # one ranking and no reranker: the top k is all there is to rank; fusion needs more candidates
         depth = k if (self.mode != "hybrid" and self.reranker is None) else max(self.depth, k)
         candidates = self.rank(question, depth)
@@ -216,6 +219,27 @@ class Retriever:
         hits = [Hit("", chunks[c.chunk_id], dict(c.scores)) for c in candidates if c.chunk_id in chunks]
         hits = list(self.reranker.rerank(question, hits))[:k]
         return [Hit(f"S{i}", h.chunk, h.scores) for i, h in enumerate(hits, 1)]
+
+    def _bm25_top(self, question: str, k: int) -> list[Hit]:
+        """`retrieve` in bm25 mode without a reranker: what `rank` and the general path give (the same
+        hits, labels and scores), with the chunks named by key from the index to the fetch, no id
+        written and read back (a BM25 query at 100k chunks, docs/benchmarks.md)."""
+        # The index is searched as it is, and the KB's revision is read with the chunks: when it is the
+        # revision the index was last brought to (nearly always), that was the check; else the index
+        # catches up (`_bm25`) and the query runs again. One statement a query, not two.
+        found = self.kb.bm25.search_keys(question, k)
+        revision, chunks = self.kb.chunks_by_key([key for key, _ in found])
+        if revision is None or revision != self._bm25_revision:
+            found = self._bm25().search_keys(question, k)
+            chunks = self.kb.chunks_by_key([key for key, _ in found])[1]
+        hits: list[Hit] = []
+        rrf_k = self.rrf_k
+        for position, (key, score) in enumerate(found, 1):
+            chunk = chunks.get(key)
+            if chunk is not None:  # (an index a little behind the KB may still hold a chunk it dropped)
+                label = _LABELS[len(hits)] if len(hits) < len(_LABELS) else f"S{len(hits) + 1}"
+                hits.append(Hit(label, chunk, {"bm25": score, "fused": 1.0 / (rrf_k + position)}))
+        return hits
 
     # -- abstention ------------------------------------------------------------------------------------
     def calibration(self) -> dict | None:
