@@ -67,6 +67,9 @@ VECTORS_STAMP = "vectors_stamp"  # meta key changed by every committed batch of 
 INDEX_SYNC_EVERY_S = 10.0  # during a long ingest the index commits at most this often (one tantivy commit each)
 INDEX_WAIT_S = 30.0  # how long a writer waits for another process's index commit (then the next sync catches up)
 DICTIONARY_KEY = "text_dictionary"  # meta: the id of the dictionary new texts are packed with
+DIGESTS_FILE = "digests.bin"  # <kb>/ann/: the chunk digests of the KB's latest revision (`_store_digests`)
+_DIGESTS_MAGIC = b"citebound chunk digests 1\n"
+_DIGEST_RECORD = struct.Struct(">qI32s")  # chunk key, tail, sha256 of the text
 MMAP_BYTES = 1 << 30  # how much of a SQLite KB file is read through a memory map (`_connect`)
 
 # A chunk's text is not stored twice: it is the slice [start, end) of the text of a version that has it
@@ -262,6 +265,7 @@ class KnowledgeBase:
         # (revision, [(chunk_id, content digest)] of the retrievable chunks): SQLite stores no chunk hash
         # (m012), so they are hashed from the texts, once per revision (`_active_digests`)
         self._digests: tuple[int, list[tuple[str, bytes]]] | None = None
+        self._digests_on_disk: int | None = None  # the revision whose digests this process read or saved
         # ids of source prefixes (m010) seen by this process; forgotten when a write rolls back (the id of
         # a prefix inserted inside it never existed)
         self._prefixes: dict[str, int] = {}
@@ -881,6 +885,10 @@ class KnowledgeBase:
         """{content hash (hexadecimal): text} of the retrievable chunks with no vector for `model` yet."""
         have = {bytes(r[0]) for r in self.db.execute("SELECT content_hash FROM vectors WHERE model = ?", (model,))}
         revision = self.revision
+        if self._digests is None or self._digests[0] != revision:
+            stored = self._stored_digests(revision)
+            if stored is not None:
+                self._digests, self._digests_on_disk = (revision, stored), revision
         if self._digests is not None and self._digests[0] == revision:  # hashed already: read the texts missing
             wanted: dict[bytes, str] = {}
             for cid, digest in self._digests[1]:
@@ -896,15 +904,73 @@ class KnowledgeBase:
             if digest not in have and digest not in todo:
                 todo[digest] = text
         self._digests = (revision, digests)
+        if have:  # a KB with vectors: the next process reads them instead
+            self._store_digests(revision, digests)
         return {digest.hex(): text for digest, text in todo.items()}
 
-    def _active_digests(self) -> list[tuple[str, bytes]]:
+    def _active_digests(self, persist: bool = False) -> list[tuple[str, bytes]]:
         """(chunk_id, content digest) of every retrievable chunk, in document order: hashed from the texts
-        once per KB revision (a write in between only makes the next call hash them again)."""
+        once per KB revision (a write in between only makes the next call hash them again), or read from
+        the digest file that revision left (`_stored_digests`); with `persist`, saved there if not yet."""
         revision = self.revision
         if self._digests is None or self._digests[0] != revision:
-            self._digests = (revision, [(cid, content_digest(text)) for cid, text in _sliced(self.db, self._codec)])
+            stored = self._stored_digests(revision)
+            if stored is not None:
+                self._digests, self._digests_on_disk = (revision, stored), revision
+            else:
+                self._digests = (revision, [(cid, content_digest(text)) for cid, text in _sliced(self.db, self._codec)])
+        if persist and self._digests_on_disk != revision:
+            self._store_digests(revision, self._digests[1])
         return self._digests[1]
+
+    # -- the digest file ---------------------------------------------------------------------------------
+    # SQLite keeps no chunk hash (m012): the first dense load of a process would read and hash every chunk
+    # text (0.6 s at 100k chunks) to match chunks to their vectors. A KB folder with vectors keeps those
+    # digests of its latest revision in `ann/digests.bin`, beside the HNSW graphs: a header line naming the
+    # KB, its revision and a fingerprint of its versions (count, largest rowid) with the payload's sha256,
+    # then (key, tail, digest) per chunk, 44 bytes each. A file that does not match is ignored (and
+    # replaced at the next save); PostgreSQL keeps the hashes in the database and has no file.
+    def _digests_file(self) -> Path | None:
+        return None if self.shared else Path(self.path) / "ann" / DIGESTS_FILE
+
+    def _digests_stamp(self, revision: int) -> dict:
+        count, last = self.db.execute("SELECT count(*), max(rowid) FROM versions").fetchone()
+        return {"kb": self.get_setting("kb_id"), "revision": revision, "versions": [count, last]}
+
+    def _stored_digests(self, revision: int) -> list[tuple[str, bytes]] | None:
+        path = self._digests_file()
+        if path is None:
+            return None
+        try:
+            with open(path, "rb") as f:
+                if f.readline() != _DIGESTS_MAGIC:
+                    return None
+                header = json.loads(f.readline())
+                payload = f.read()
+        except (OSError, ValueError):
+            return None
+        expected = {**self._digests_stamp(revision), "sha256": hashlib.sha256(payload).hexdigest(),
+                    "chunks": len(payload) // _DIGEST_RECORD.size}
+        if header != expected or len(payload) % _DIGEST_RECORD.size:
+            return None
+        return [(f"c{key & _MASK64:016x}{tail:08x}", digest) for key, tail, digest in _DIGEST_RECORD.iter_unpack(payload)]
+
+    def _store_digests(self, revision: int, digests: list[tuple[str, bytes]]) -> None:
+        path = self._digests_file()
+        if path is None:
+            return
+        try:
+            payload = b"".join(_DIGEST_RECORD.pack(*chunk_key(cid), digest) for cid, digest in digests)
+            header = {**self._digests_stamp(revision), "sha256": hashlib.sha256(payload).hexdigest(),
+                      "chunks": len(digests)}
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
+            tmp.write_bytes(_DIGESTS_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload)
+            os.replace(tmp, path)  # whole or not at all, whichever process writes last
+            self._digests_on_disk = revision
+        except OSError as exc:  # (a read-only KB: it hashes at each start, as before the file)
+            log.warning("could not save the chunk digests to %s: %s", path, exc)
+            self._digests_on_disk = revision  # not tried again for this revision
 
     def ensure_vectors(
         self, embedder=None, progress: bool = True, batch: int = 256, at_most: int | None = None, executor=None
@@ -968,7 +1034,7 @@ class KnowledgeBase:
         ids: list[str] = []
         rows: list[bytes] = []
         if vectors:  # (the texts are read and hashed only when there is a vector to match)
-            for cid, digest in self._active_digests():
+            for cid, digest in self._active_digests(persist=True):
                 vec = vectors.get(digest)
                 if vec is not None:
                     ids.append(cid)
