@@ -388,22 +388,25 @@ class KnowledgeBase:
         kb_id = self.get_setting("kb_id") or hashlib.sha256(self.location.encode()).hexdigest()[:32]
         return cache_root() / "kb-index" / kb_id / BM25_DIR
 
-    def sync_index(self, change: IndexChange | None = None, wait: float = 0.0) -> bool:
+    def sync_index(self, change: IndexChange | None = None, wait: float = 0.0,
+                   fold: tuple[int, int] | None = None) -> bool:
         """Bring the BM25 index to the KB's revision; True if it wrote to the index.
 
         Under the index's writer lock (waiting up to `wait` seconds for another process's commit; False if
         it stays busy: that process brings the index up to date itself, or the next sync does), the index
         gets `change` when it is exactly one revision behind it, else the changes since its own revision
-        read from the database (see the module docstring), else (no usable index) a rebuild."""
+        read from the database (see the module docstring), else (no usable index) a rebuild. With `fold`
+        (r0, r1), a catch-up also adds again (deleting first) the chunks of the documents last changed in
+        revisions r0 < r <= r1: what an early commit put in a small segment of its own (`ingest_documents`)."""
         def plan(at: int):  # noqa: ANN202
             if change is not None and at == change.revision - 1:
                 return change.adds.items(), change.deletes, change.revision, False
-            return self._index_delta(at)
+            return self._index_delta(at, fold)
 
         with self._lock:
             return self.bm25.update(plan, wait=wait)
 
-    def _index_delta(self, at: int):  # noqa: ANN202 - (adds, deletes, revision, reset) or None
+    def _index_delta(self, at: int, fold: tuple[int, int] | None = None):  # noqa: ANN202 - (adds, deletes, revision, reset) or None
         """What takes an index at revision `at` to the KB's revision, read from one snapshot."""
         with read_transaction(self.db) as db:
             revision = self.revision
@@ -418,6 +421,8 @@ class KnowledgeBase:
                 "WHERE d.updated_revision > ?", (at, at)) for k in unpack_keys(keys)]
             # streamed, not fetched: each row carries its version's compressed text
             adds = list(_sliced(db, self._codec, "AND d.updated_revision > ?", (at,)))
+            if fold is not None and fold[0] < fold[1] <= at:  # (their current chunks: each deleted first, below)
+                adds += _sliced(db, self._codec, "AND d.updated_revision > ? AND d.updated_revision <= ?", fold)
             # and each chunk added is deleted first: an index killed between its commit and its revision
             # already holds some of them (a delete of a chunk it lacks does nothing)
             deletes = set(_ids(db, old)) | {cid for cid, _ in adds}
@@ -455,6 +460,12 @@ class KnowledgeBase:
 
             bar = tqdm(desc="ingesting", unit="doc", leave=False)
         batch: list[RawDocument] = []
+        # The first batch is committed to the index at once (the KB answers early), in a segment of its
+        # own; tantivy merges segments only once 8 have gathered, and a search visits each (at 100k chunks
+        # that small segment made a BM25 query 3-8 % slower: docs/benchmarks.md, "The BM25 query at 100k").
+        # So the catch-up that ends the ingest adds that batch's chunks again (deleting them first): the
+        # small segment is left empty, and tantivy drops it.
+        start, first_commit, batches = self.revision, None, 0
         for item in items:
             if isinstance(item, RawDocument):
                 item = _checked(item)
@@ -464,7 +475,11 @@ class KnowledgeBase:
                 continue
             batch.append(item)
             if len(batch) >= batch_docs:
+                synced = self._index_synced_at
                 chunks_added += self._ingest_batch(batch, report)
+                batches += 1
+                if batches == 1 and self._index_synced_at != synced:
+                    first_commit = self.revision
                 if bar is not None:
                     bar.update(len(batch))
                 batch = []
@@ -474,7 +489,7 @@ class KnowledgeBase:
                 bar.update(len(batch))
         if self.bm25.revision != self.revision:  # batches whose index commit was deferred
             with self._lock:
-                self.sync_index(wait=INDEX_WAIT_S)
+                self.sync_index(wait=INDEX_WAIT_S, fold=None if first_commit is None else (start, first_commit))
                 self._index_synced_at = time.monotonic()
         if bar is not None:
             bar.close()

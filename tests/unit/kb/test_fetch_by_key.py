@@ -145,3 +145,32 @@ def test_more_keys_than_one_statement_takes(tmp_path, n):
         assert len(truth) >= n
         revision, chunks = kb.chunks_by_key([chunk_key(cid)[0] for cid in truth])
         assert revision == kb.revision and {c.id: c.text for c in chunks.values()} == truth
+
+
+def _segments(kb: KnowledgeBase) -> int:
+    return kb.bm25.searcher().num_segments
+
+
+def test_the_first_batch_s_early_commit_is_folded_into_the_last(kb_target, monkeypatch):
+    """Ingest commits its first batch at once (the KB answers early) and defers the rest: the commit that
+    ends the ingest adds that batch's chunks again, so the index ends as one segment holding each chunk
+    once, also when a later batch of the same ingest changed a document of the first."""
+    from citebound.kb import store
+
+    monkeypatch.setattr(store, "INDEX_SYNC_EVERY_S", 3600.0)  # only the first batch commits early
+    docs = [RawDocument(f"p{i:02d}", text, f"p{i}.md") for i, text in enumerate(PARAS)]
+    changed = RawDocument("p01", "The keeper of the Hammeren light wrote the new rota on Mondays.", "p1.md")
+    with KnowledgeBase.open(kb_target, create=True) as kb:
+        report = kb.ingest_documents(docs + [changed], progress=False, batch_docs=5)
+        assert report.updated == [("p01", 2)] and len(docs) >= 10
+        chunks = dict(kb.chunk_documents())
+        assert _segments(kb) == 1 and kb.bm25.num_docs() == len(chunks)
+        assert [kb.get_chunk(c).doc_id for c, _ in kb.bm25.search("Hammeren rota Mondays", 3)] == ["p01"]
+        old_text = kb.document_text("p01", 1)
+        assert all(kb.get_chunk(c).version == 2 or kb.get_chunk(c).doc_id != "p01"
+                   for c, _ in kb.bm25.search(old_text, 50))
+        for doc in ("p00", "p04", "p05", docs[-1].doc_id):  # the first batch and the rest
+            assert doc in {kb.get_chunk(c).doc_id for c, _ in kb.bm25.search(kb.document_text(doc)[:300], 20)}
+        kb.ingest_documents([RawDocument("late", "A note about the lighthouse written later.", "late.md")],
+                            progress=False)  # one batch: its own commit, one segment more
+        assert _segments(kb) == 2 and kb.bm25.num_docs() == len(chunks) + 1
