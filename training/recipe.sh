@@ -5,7 +5,7 @@
 #     STAGES12=1 bash training/recipe.sh      # retrain stages 1-2 from the base model instead (~2.5 h, 1 thread)
 #
 # Lineage: stage 1 -> stage 2 (shipped 2026-11-29 to 2026-12-01) -> stage 4 -> stage 5 -> stage 6k (shipped).
-# (Stage 3 and stage 6 were side branches: candidates that did not win, or a run stopped early.) Every
+# (Stage 3, stage 6 and stage 7s were side branches: candidates that did not win, or a run stopped early.) Every
 # stage from 4 on is resumable: it checkpoints every 5 minutes to ~/.cache/citebound-train/<stage>/state.pt,
 # and running this script again (the same session or a later one) resumes the stage it was in; a stopped
 # run (kill, session end) loses at most the minutes since its last checkpoint. A finished stage is skipped.
