@@ -28,6 +28,7 @@ still ends with each chunk once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -170,8 +171,6 @@ class Bm25Index:
         or None for nothing — and write it: deletes, then adds, in one tantivy commit, then the revision.
         Deciding under the lock keeps two processes from applying one change twice. True if written;
         False when there was nothing to do or the lock stayed busy."""
-        import tantivy
-
         writer = self._writer(wait)
         if writer is None:
             log.warning("the BM25 index %s is being written by another process; not syncing it now", self.folder)
@@ -183,16 +182,7 @@ class Bm25Index:
                 self._searcher = None  # another process may have committed: read its commit next
                 return False
             adds, deletes, revision, reset = todo
-            if reset:
-                writer.delete_all_documents()
-            for chunk_id in deletes:
-                writer.delete_documents_by_term("key", chunk_key(chunk_id)[0])
-            for chunk_id, text in adds:
-                key, tail = chunk_key(chunk_id)
-                doc = tantivy.Document(body=text)
-                doc.add_integer("key", key)
-                doc.add_integer("tail", tail)
-                writer.add_document(doc)
+            _write(writer, adds, deletes, reset)
             writer.commit()
             # the revision is written while this process still holds the writer lock: dropping the
             # writer (wait_merging_threads consumes it) releases the lock, and another process that took
@@ -207,6 +197,12 @@ class Bm25Index:
         self._index.reload()
         self._searcher = None
         return True
+
+    def session(self, revision: int) -> IndexSession | None:
+        """The writer held open for a run of changes (`IndexSession`), from `revision` (what the index
+        reflects now, as its caller knows); None while another process holds the writer lock."""
+        writer = self._writer(0.0)
+        return None if writer is None else IndexSession(self, writer, revision)
 
     # -- reading -------------------------------------------------------------------------------------
     def analyze(self, text: str) -> list[str]:
@@ -256,3 +252,68 @@ class Bm25Index:
         if any(a[1] <= b[1] for a, b in zip(out, out[1:])):  # ties (or not best first): by id, as `search`
             out.sort(key=lambda hit: (-hit[1], hit[0] & _MASK64))
         return out
+
+
+def _write(writer, adds: Iterable[tuple[str, str]], deletes: Iterable[str], reset: bool = False) -> None:  # noqa: ANN001
+    """Deletes, then adds, into an open tantivy writer (not committed)."""
+    import tantivy
+
+    if reset:
+        writer.delete_all_documents()
+    for chunk_id in deletes:
+        writer.delete_documents_by_term("key", chunk_key(chunk_id)[0])
+    document, add = tantivy.Document, writer.add_document
+    for chunk_id, text in adds:
+        key, tail = chunk_key(chunk_id)
+        add(document(body=text, key=key, tail=tail))
+
+
+class IndexSession:
+    """The index's writer held open across a run of changes (a bulk ingest, `KnowledgeBase.ingest_documents`).
+
+    Each change goes to tantivy's indexing thread as soon as it is made (`add`), so the index is built
+    while the caller does its own work (the next batch's database transaction), instead of re-reading
+    every text from the database and indexing it all at the end; `commit` makes what was added
+    searchable and records its revision; `close` commits what is left and releases the writer lock.
+    Nothing added is visible before a commit: a process that dies in between leaves the index at its
+    last committed revision, and the next sync catches up from the database. One indexing thread, as
+    `update`: tantivy-py cannot merge segments on demand, and every segment costs each query time."""
+
+    def __init__(self, index: Bm25Index, writer, revision: int) -> None:  # noqa: ANN001
+        self._index, self._writer = index, writer
+        self.revision = revision  # what the writer holds (committed or not)
+        self.committed = revision
+
+    def add(self, adds: Iterable[tuple[str, str]], deletes: Iterable[str], revision: int, reset: bool = False) -> None:
+        """Deletes then adds (not committed yet), taking the writer to `revision`."""
+        _write(self._writer, adds, deletes, reset)
+        self.revision = revision
+
+    def commit(self) -> None:
+        self._writer.commit()
+        self._index._set_revision(self.revision)  # (under the lock, as `update` does)
+        self.committed = self.revision
+        self._index._searcher = None  # (the next search reloads)
+
+    def close(self, commit: bool = True) -> None:
+        """Commit what was added since the last commit (unless `commit` is False: dropped), then
+        release the writer lock."""
+        if self._writer is None:
+            return
+        writer, self._writer = self._writer, None
+        try:
+            if commit and self.revision != self.committed:
+                writer.commit()
+                self._index._set_revision(self.revision)
+                self.committed = self.revision
+            else:
+                writer.rollback()
+            writer.wait_merging_threads()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            raise
+        finally:
+            del writer  # releases the lock
+            self._index._index.reload()
+            self._index._searcher = None

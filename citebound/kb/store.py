@@ -256,6 +256,7 @@ class KnowledgeBase:
         self._lock = threading.RLock()
         self._bm25 = None
         self._index_synced_at = float("-inf")  # when ingest last committed the index (monotonic clock)
+        self._session = None  # the index writer a bulk ingest holds open (`_begin_session`)
         # zstd dictionaries the KB trained on its own texts (meta `text_dictionary.<id>`; textcodec)
         self._codec = Dictionaries(load=self._load_dictionary)
         # trained inside a write not yet committed; the stored dictionary is adopted by the first write
@@ -404,6 +405,9 @@ class KnowledgeBase:
             return self._index_delta(at, fold)
 
         with self._lock:
+            if self._session is not None:  # this KB's bulk ingest holds the writer: into it (committed soon)
+                self._index_into_session(change)
+                return True
             return self.bm25.update(plan, wait=wait)
 
     def _index_delta(self, at: int, fold: tuple[int, int] | None = None):  # noqa: ANN202 - (adds, deletes, revision, reset) or None
@@ -453,19 +457,46 @@ class KnowledgeBase:
         batch_docs: int = DEFAULT_BATCH_DOCS,
     ) -> IngestReport:
         report = IngestReport()  # frozen, but its lists fill up as batches go
-        chunks_added = 0
         bar = None
         if progress:
             from tqdm import tqdm
 
             bar = tqdm(desc="ingesting", unit="doc", leave=False)
-        batch: list[RawDocument] = []
         # The first batch is committed to the index at once (the KB answers early), in a segment of its
         # own; tantivy merges segments only once 8 have gathered, and a search visits each (at 100k chunks
         # that small segment made a BM25 query 3-8 % slower: docs/benchmarks.md, "The BM25 query at 100k").
-        # So the catch-up that ends the ingest adds that batch's chunks again (deleting them first): the
-        # small segment is left empty, and tantivy drops it.
-        start, first_commit, batches = self.revision, None, 0
+        # So the end of the ingest adds that batch's chunks again (deleting them first; into the writer the
+        # ingest held open, or in the catch-up): the small segment is left empty, and tantivy drops it.
+        start = self.revision
+        try:
+            chunks_added, first_commit = self._ingest_items(items, report, bar, batch_docs)
+        except BaseException:
+            self._end_session(commit=False)
+            raise
+        with self._lock:
+            if self._session is not None and first_commit is not None:
+                # the first batch's chunks again, each deleted first (the same fold as the catch-up's)
+                with read_transaction(self.db) as db:
+                    again = list(_sliced(db, self._codec, "AND d.updated_revision > ? AND d.updated_revision <= ?",
+                                         (start, first_commit)))
+                self._session.add(again, [cid for cid, _ in again], self._session.revision)
+                first_commit = None
+            self._end_session(commit=True)
+        if self.bm25.revision != self.revision:  # batches whose index commit was deferred
+            with self._lock:
+                self.sync_index(wait=INDEX_WAIT_S, fold=None if first_commit is None else (start, first_commit))
+                self._index_synced_at = time.monotonic()
+        if bar is not None:
+            bar.close()
+        if embed:
+            self.ensure_vectors(progress=progress)
+        return replace(report, chunks_added=chunks_added, revision=self.revision)
+
+    def _ingest_items(self, items, report: IngestReport, bar, batch_docs: int) -> tuple[int, int | None]:  # noqa: ANN001
+        """The batches of `ingest_documents`: (chunks added, the revision of the first batch when it was
+        committed to the index at once, else None)."""
+        chunks_added, first_commit, batches = 0, None, 0
+        batch: list[RawDocument] = []
         for item in items:
             if isinstance(item, RawDocument):
                 item = _checked(item)
@@ -480,6 +511,8 @@ class KnowledgeBase:
                 batches += 1
                 if batches == 1 and self._index_synced_at != synced:
                     first_commit = self.revision
+                if batches == 1:
+                    self._begin_session()
                 if bar is not None:
                     bar.update(len(batch))
                 batch = []
@@ -487,15 +520,43 @@ class KnowledgeBase:
             chunks_added += self._ingest_batch(batch, report)
             if bar is not None:
                 bar.update(len(batch))
-        if self.bm25.revision != self.revision:  # batches whose index commit was deferred
-            with self._lock:
-                self.sync_index(wait=INDEX_WAIT_S, fold=None if first_commit is None else (start, first_commit))
-                self._index_synced_at = time.monotonic()
-        if bar is not None:
-            bar.close()
-        if embed:
-            self.ensure_vectors(progress=progress)
-        return replace(report, chunks_added=chunks_added, revision=self.revision)
+        return chunks_added, first_commit
+
+    def _begin_session(self) -> None:
+        """Hold the index's writer open for the rest of a bulk ingest (`bm25_index.IndexSession`): each
+        later batch is indexed as soon as it is written, by tantivy's indexing thread while this one
+        writes the next batch, instead of all texts read back from the database at the end (at 100k
+        chunks that catch-up was 3.2 s of a 8.3 s ingest). Not while another process holds the writer
+        (the catch-up at the end brings the index up then). An index behind the KB (the first batch not
+        committed to it) catches up from the database with the next batch (`_index_into_session`)."""
+        with self._lock:
+            at = self.bm25.revision
+            if self._session is None and 0 <= at <= self.revision:
+                self._session = self.bm25.session(at)
+
+    def _end_session(self, commit: bool) -> None:
+        with self._lock:
+            session, self._session = self._session, None
+            if session is not None:
+                session.close(commit=commit)
+                if commit:
+                    self._index_synced_at = time.monotonic()
+
+    def _index_into_session(self, change: IndexChange | None) -> None:
+        """A written change into the open writer: as it is when the writer is one revision behind, else
+        what the writer lacks read from the database (another process wrote between two batches). The
+        writer commits at most every INDEX_SYNC_EVERY_S, as the deferred syncs do."""
+        session = self._session
+        if change is not None and session.revision == change.revision - 1:
+            session.add(change.adds.items(), change.deletes, change.revision)
+        else:
+            todo = self._index_delta(session.revision)
+            if todo is not None:
+                adds, deletes, revision, reset = todo
+                session.add(adds, deletes, revision, reset)
+        if time.monotonic() - self._index_synced_at >= INDEX_SYNC_EVERY_S:
+            session.commit()
+            self._index_synced_at = time.monotonic()
 
     def _active_chunk_ids(self, doc_id: str) -> list[str]:
         row = self.db.execute(
@@ -528,8 +589,11 @@ class KnowledgeBase:
             # Deletes run first, so re-adds survive. A tantivy commit per batch made a 100k-chunk ingest
             # spend more time committing than indexing: after a commit, the next batches leave the index
             # behind for up to INDEX_SYNC_EVERY_S, then one commit catches up from the database (and
-            # ingest_documents catches up at its end).
-            if time.monotonic() - self._index_synced_at >= INDEX_SYNC_EVERY_S:
+            # ingest_documents catches up at its end) — unless the ingest holds the writer open
+            # (`_begin_session`): then each batch goes to it at once.
+            if self._session is not None:  # a bulk ingest holds the index's writer
+                self._index_into_session(IndexChange(revision, adds, deletes))
+            elif time.monotonic() - self._index_synced_at >= INDEX_SYNC_EVERY_S:
                 self.sync_index(IndexChange(revision, adds, deletes), wait=INDEX_WAIT_S)
                 self._index_synced_at = time.monotonic()
             return new_chunks
