@@ -594,22 +594,55 @@ _CARDINAL_WORDS = frozenset({*UNITS, *TENS, *SCALES, "and", "a"}) - {"first", "s
 
 def written_as_in(claim: str, text: str) -> str:
     """`text` with each number the claim states written as the claim writes it ("twenty-five" -> "25",
-    "0.20%" -> "0.2 percent" for a claim saying "25" and "0.2 percent"). Offsets are not kept: this is what
-    an entailment model reads, after the numbers check has compared the values. A model trained on
-    running text reads "twenty-five days" and "25 days" as different (P 0.04 against 0.98 for the same
-    claim), and the difference is the numbers check's business, not the model's."""
-    said = [m for m in extract_numbers(claim, ambiguous_words=False) if m.kind != "year" and _plain(m.text)]
+    "0.20%" -> "0.2 percent" for a claim saying "25" and "0.2 percent"), its unit too ("5 h" -> "5 hours"),
+    and an amount the claim states in another unit of the same measure written as the claim writes it
+    ("an hour and a half" -> "90 minutes"). Offsets are not kept: this is what an entailment model reads,
+    after the numbers check has compared the values. A model trained on running text reads "twenty-five
+    days" and "25 days" as different (P 0.04 against 0.98 for the same claim), and the difference is the
+    numbers check's business, not the model's."""
+    said = [(m, _unit_read(claim, m)) for m in extract_numbers(claim, ambiguous_words=False)
+            if m.kind != "year" and (_plain(m.text) or m.kind == "measure")]  # fmt: skip
     if not said:
         return text
     out, last = [], 0
     for m in extract_numbers(text, hedges=False):
-        if m.start < last or not _plain(m.text):  # a reading inside one already rewritten; "daily", "twice"
+        if m.start < last or not (_plain(m.text) or m.kind == "measure"):  # inside a rewrite; "daily", "twice"
             continue
-        same = next((c for c in said if c.keys & m.keys and c.kind == m.kind), None)
-        if same is not None and same.text != m.text:
-            out += [text[last : m.start], same.text]
-            last = m.end
+        unit = _unit_read(text, m)
+        for c, c_unit in said:
+            if c.keys & m.keys and c.kind == m.kind and _plain(m.text):  # the same value
+                if unit and c_unit and unit[0] == c_unit[0] and unit[1] > m.end:  # "5 h" -> "5 hours"
+                    out += [text[last : m.start], claim[c.start : c_unit[2]]]
+                    last = unit[2]
+                elif c.text != m.text:
+                    out += [text[last : m.start], c.text]
+                    last = m.end
+                break
+            if unit and c_unit and unit[0] != c_unit[0] and _same_amount(c, c_unit[0], m, unit[0]):
+                out += [text[last : m.start], claim[c.start : c_unit[2]]]  # "1.5 hours" -> "90 minutes"
+                last = max(m.end, unit[2])
+                break
     return "".join(out) + text[last:] if out else text
+
+
+_UNIT_WORD = re.compile(r"\s?([^\W\d_]+|%)")
+
+
+def _unit_read(text: str, m: NumberMention) -> tuple[str, int, int] | None:
+    """(unit name, where its word starts, where it ends) of a mention: its own ("an hour and a half") or the
+    word right after it ("5 h", "330 metres")."""
+    own = mention_units(m)
+    if len(own) == 1:
+        return next(iter(own)), m.end, m.end
+    w = _UNIT_WORD.match(text, m.end)
+    u = unit_of(w.group(1)) if w else None
+    return (u, w.start(1), w.end(1)) if u else None
+
+
+def _same_amount(a: NumberMention, a_unit: str, b: NumberMention, b_unit: str) -> bool:
+    """Whether two amounts in two units of one measure are equal ("90 minutes", "an hour and a half")."""
+    x = [in_base_unit(v, a_unit) for v in a.values]
+    return any(r is not None and r in x for r in (in_base_unit(v, b_unit) for v in b.values))
 
 
 # the words of a fraction, by denominator ("a quarter", "two thirds"), for shares written in words

@@ -247,3 +247,16 @@ def test_a_source_is_written_with_the_claims_numbers_for_the_model():
     assert written_as_in("No numbers here.", "Twenty-five days.") == "Twenty-five days."
     # a word that also says how often stays: "once a day" against "daily" keeps "daily"
     assert written_as_in("Take it once a day.", "Take it daily with water.") == "Take it daily with water."
+
+
+def test_a_unit_and_an_amount_in_another_unit_are_written_as_the_claim_writes_them():
+    from citebound.text.numbers import written_as_in
+
+    assert written_as_in("The trip takes five hours.", "The trip takes 5 h.") == "The trip takes five hours."
+    assert written_as_in("The tower is 330 metres tall.", "The tower is 330 m tall.") == "The tower is 330 metres tall."
+    assert (written_as_in("The meeting lasts 90 minutes.", "The meeting lasts an hour and a half.")
+            == "The meeting lasts 90 minutes.")
+    assert written_as_in("It weighs 2 kg.", "It weighs 2,000 grams and costs 2 euros.") == "It weighs 2 kg and costs 2 euros."
+    # another amount, or another measure, stays as the source writes it
+    assert written_as_in("It weighs 3 kg.", "It weighs 2,000 grams.") == "It weighs 2,000 grams."
+    assert written_as_in("It is 2 km long.", "It lasts 2,000 seconds.") == "It lasts 2,000 seconds."
