@@ -503,7 +503,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         c_start, c_end = next(((a, b) for a, b in claim_sentences if a <= mention.start < b), (0, len(claim)))
         run = frozenset(map(word_stem, wanted.words))
         context = claim_words(claim[c_start:c_end], word_stem) - run
-        claimed_change = changed_by(claim, mention.start) if mention.kind != "year" else None  # not "by 2030"
+        # not "by 2030", not "by 11 am" (a deadline, not an amount a thing changed by)
+        claimed_change = changed_by(claim, mention.start) if mention.kind not in ("year", "time") else None
         all_claim_words = claim_words(claim, word_stem) if claimed_change else frozenset()
         claimed_qualifier = qualifier_after(claim, mention.end, word_stem) if mention.kind != "year" else None
         claimed_verb = word_before(claim, mention.start) if mention.kind != "year" else None
@@ -876,7 +877,9 @@ def _clause_rival(claim: str, source: str, mention: NumberMention, wanted: Attac
     unit or noun another value, the value belongs to something else: "gained 23% more weight than
     controls, and their insulin levels were 40% higher" for "gained 40 percent more weight than controls".
     Returns the reason's wording, or None."""
-    if not context or not (wanted.units or wanted.stems) or not passed_at:
+    clock = mention.kind == "time"  # a time of day: another time is the rival ("starts at 3 pm, ... by 11 am")
+    context = context - claim_words(mention.text, word_stem)  # the value's own words ("pm") say nothing of whose
+    if not context or not (wanted.units or wanted.stems or clock) or not passed_at:
         return None
     names = _names(claim, word_stem)
     claim_stems = claim_words(claim, word_stem)
@@ -890,7 +893,10 @@ def _clause_rival(claim: str, source: str, mention: NumberMention, wanted: Attac
             if not s_start <= other.start < s_end or a <= other.start < b or states_value(mention, other):
                 continue
             got = attached(k)
-            if not ((wanted.units & got.units) if wanted.units else (wanted.stems & got.stems)):
+            if clock:
+                if other.kind != "time":
+                    continue
+            elif not ((wanted.units & got.units) if wanted.units else (wanted.stems & got.stems)):
                 continue
             ka, kb = _clause(source, s_start, s_end, other.start)
             theirs = context & claim_words(source[ka:kb], word_stem)

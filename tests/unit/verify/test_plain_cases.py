@@ -92,7 +92,9 @@ sentence and denies in the sentence about the claim ("covers fire and theft. It 
 and "no 9" read as a number (4 new), on 267. The model reads a unit as the claim writes it ("5 h" as "5 hours",
 "an hour and a half" as "90 minutes"): two known misses of `full` pass. Who does a deed to whom turned round where the deed is one a modal
 says is due ("shall repay") or goes to someone ("referred the patient to Dr. Okafor"; 3 new), on 270. A deed a
-name reports of itself ("Harbor Mills said that it had acquired Delta Foods"; 2 new), on 272.
+name reports of itself ("Harbor Mills said that it had acquired Delta Foods"; 2 new), on 272. A deadline
+("by 11 am") is no amount a thing changed by (the numbers rule had blocked "must leave their rooms by 11 am"
+as "not for 'rooms'"), and a time of another clause is no time of the claim's subject (2 new), on 274.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -163,6 +165,8 @@ KNOWN_MISSES = {
                                      "the source: word overlap 0.56",
         "unit-hedged-converted-kept": "no rule blocks it (more than 3 grams = more than 3,000 mg), but 'grams' is not in "
                                       "the source: word overlap 0.79",
+        "num-deadline-by-kept": "no rule blocks it ('by 10 am' is a deadline), but 'guests', 'leave' and 'hostel' near "
+                                "it are not in the source's clause: word overlap 0.38",
     },
     "full": {
         "invented-requirement": "an invented condition on a topic the source mentions: the model says P = 0.64 (lexical 0.25)",
