@@ -51,6 +51,11 @@ from citebound.verify.model_checkers import ModelCascade
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "claims"
 SETS = ["scifact", "wice", "climate_fever", "summedits", "qags"]
 WEIGHTS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+# source lengths (characters) past which `full` may blend with a weight of its own, and the gain on the mean
+# balanced accuracy that weight must bring to be kept (two more parameters; docs/benchmarks.md, "Long sources
+# weigh words more")
+LONG_SOURCE_CHARS = [2000, 3000, 4000, 6000]
+LONG_SOURCE_MARGIN = 0.005
 # windows per source compared by default (scored in this order, so the smaller k are cache hits); "all"
 # (every chunk) and 8 are measured with `--options all,8,4,2,1` (an hour on a shared 2-core machine)
 WINDOW_OPTIONS = [4, 2, 1]
@@ -113,6 +118,7 @@ class Scored:
     pairs_per_claim: float = 0.0
     seconds: float = 0.0
     ids: list[str] = field(default_factory=list)
+    chars: np.ndarray = field(default_factory=lambda: np.zeros(0))  # each source's length, for `long_source`
 
     @property
     def blocked(self) -> np.ndarray:
@@ -123,8 +129,11 @@ class Scored:
     def quote(self) -> np.ndarray:
         return np.array([s == "quote" for s in self.stage])
 
-    def full_scores(self, w: float) -> np.ndarray:
-        return np.where(self.quote, QUOTE_SCORE, (1 - w) * self.p + w * self.lexical)
+    def full_scores(self, w: float, long: tuple[int, float] | None = None) -> np.ndarray:
+        """`full`'s score: P blended with the lexical score by `w`, or for a source longer than
+        long[0] characters by long[1] (ModelCascade.blend_weight)."""
+        weight = np.full(len(self.p), w) if long is None else np.where(self.chars > long[0], long[1], w)
+        return np.where(self.quote, QUOTE_SCORE, (1 - weight) * self.p + weight * self.lexical)
 
 
 def score_set(rows: Sequence[ClaimRow], scorer, *, features: bool = True) -> Scored:
@@ -159,6 +168,7 @@ def score_set(rows: Sequence[ClaimRow], scorer, *, features: bool = True) -> Sco
         det_score=np.array([v.score for v in det_v]),
         det_blocked=np.array([v.stage not in ("lexical", "semantic", "quote") for v in det_v]),
         pairs_per_claim=n_pairs / max(1, len(rows)), seconds=seconds, ids=[r.id for r in rows],
+        chars=np.array([len(r.evidence) for r in rows]),
     )  # fmt: skip
 
 
@@ -168,14 +178,33 @@ def model_table(scored: dict[str, Scored]) -> dict:
     return {"threshold": round(t, 4), "mean_balanced_accuracy": round(ba, 4), "per_set": per}
 
 
-def full_table(scored: dict[str, Scored]) -> dict:
+def full_table(scored: dict[str, Scored], long_sources: bool = True) -> dict:
+    """`full`'s lexical weight and threshold; with `long_sources`, also a weight of its own for sources
+    longer than one of LONG_SOURCE_CHARS (the model reads one window of them, the lexical score all of
+    it; other sources keep the weight chosen for all), kept only when it beats one weight for every
+    source by LONG_SOURCE_MARGIN."""
     grid = []
     for w in WEIGHTS:
         t, ba, per = global_threshold({n: (s.full_scores(w), s.gold, s.blocked) for n, s in scored.items()})
         grid.append((ba, w, t, per))
     ba, w, t, per = max(grid, key=lambda g: (round(g[0], 6), -g[1]))
-    return {"threshold": round(t, 4), "lexical_weight": w, "mean_balanced_accuracy": round(ba, 4), "per_set": per,
-            "grid": [[gw, round(gt, 4), round(gb, 4)] for gb, gw, gt, _ in grid]}  # fmt: skip
+    table = {"threshold": round(t, 4), "lexical_weight": w, "mean_balanced_accuracy": round(ba, 4), "per_set": per,
+             "grid": [[gw, round(gt, 4), round(gb, 4)] for gb, gw, gt, _ in grid]}  # fmt: skip
+    if not long_sources:
+        return table
+    best, w_short = None, w  # the weight of other sources stays the one chosen for all sources
+    for cut in LONG_SOURCE_CHARS:
+        for w_long in WEIGHTS:
+            lt, lba, lper = global_threshold({n: (s.full_scores(w_short, (cut, w_long)), s.gold, s.blocked)
+                                              for n, s in scored.items()})  # fmt: skip
+            if best is None or round(lba, 6) > round(best[0], 6):
+                best = (lba, cut, w_short, w_long, lt, lper)
+    table["single_weight_mean_balanced_accuracy"] = table["mean_balanced_accuracy"]
+    if best is not None and best[0] >= ba + LONG_SOURCE_MARGIN:
+        lba, cut, w_short, w_long, lt, lper = best
+        table.update({"threshold": round(lt, 4), "lexical_weight": w_short, "mean_balanced_accuracy": round(lba, 4),
+                      "per_set": lper, "long_source": {"min_chars": cut, "lexical_weight": w_long}})  # fmt: skip
+    return table
 
 
 def deterministic_table(scored: dict[str, Scored]) -> dict:
@@ -214,7 +243,7 @@ def main() -> None:
         for k in options:
             scorer.max_windows = k
             scored = {n: score_set(rows, scorer) for n, rows in data.items()}
-            m, f = model_table(scored), full_table(scored)
+            m, f = model_table(scored), full_table(scored, long_sources=False)
             ppc = {n: round(s.pairs_per_claim, 2) for n, s in scored.items()}
             window_table[option_name(length, k)] = {
                 "mean_balanced_accuracy": m["mean_balanced_accuracy"], "per_set": m["per_set"],

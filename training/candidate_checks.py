@@ -34,6 +34,7 @@ from citebound.metrics import balanced_accuracy  # noqa: E402
 from citebound.verify import verify_answer  # noqa: E402
 from citebound.verify.batch import predict  # noqa: E402
 from citebound.verify.checkers import make_checker  # noqa: E402
+from citebound.verify.model_checkers import blend_options  # noqa: E402
 from citebound.verify.checks.entailment import load_scorer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +60,7 @@ PROBES = [
 def candidate_full(model: str, calibration: dict, threshold: float):
     """`full` with the candidate model, scored with the window settings its calibration chose (a
     `model=` checker would otherwise score the top 8 windows) and its lexical weight."""
-    chk = make_checker("full", model=model, threshold=threshold, lexical_weight=float(calibration["full"]["lexical_weight"]))
+    chk = make_checker("full", model=model, threshold=threshold, **blend_options(calibration["full"]))
     scorer = load_scorer(model, max_windows=calibration.get("max_windows", 1), split_claims=calibration.get("split_claims", True),
                          max_length=calibration.get("max_length", 128))  # fmt: skip
     return dataclasses.replace(chk, semantic=scorer)
@@ -126,7 +127,7 @@ def paired_dev(model: str, calibration: dict, shipped_calibration: dict, data: P
                                      semantic=cand_full.semantic)  # fmt: skip
     shipped = {"model": make_checker("model", threshold=shipped_calibration["model"]["threshold"]),
                "full": make_checker("full", threshold=shipped_calibration["full"]["threshold"], gate=False,
-                                    lexical_weight=shipped_calibration["full"]["lexical_weight"])}  # fmt: skip
+                                    **blend_options(shipped_calibration["full"]))}  # fmt: skip
     said = {}
     for kind, pair in (("model", (cand_model, shipped["model"])), ("full", (cand_full, shipped["full"]))):
         for who, chk in zip(("candidate", "shipped"), pair):

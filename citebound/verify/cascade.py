@@ -51,8 +51,9 @@ For one claim and each source it cites:
              splits (bench/verify_ablation.py; docs/verifier.md).
 4. semantic  optional (`semantic=` an EntailmentScorer, see checks/base.py): replaces step 3's decision
              for sources that passed 1-2. The model's P(supported) is the score, or is blended with the
-             lexical score (`lexical_weight`), or combined with the deterministic signals by a fitted
-             logistic `gate` (`gate_features`); score >= threshold -> supported. The `model` and `full`
+             lexical score (`lexical_weight`; a source longer than `long_source_chars` by its own
+             weight), or combined with the deterministic signals by a fitted logistic `gate`
+             (`gate_features`); score >= threshold -> supported. The `model` and `full`
              checkers (model_checkers.py) configure this one stage.
 
 A claim is supported if any cited source supports it (the best source check wins); a claim that cites
@@ -147,6 +148,10 @@ class Cascade:
     # `gate` (citebound.models.gate.Gate) combines P with the deterministic signals; `quote_shortcut`
     # supports a claim its source states word for word without a model call.
     lexical_weight: float = 0.0
+    # a source longer than `long_source_chars` (0: no such rule) is blended with its own weight: the model
+    # reads one 128-token window of it, the lexical score the whole text (chosen on dev, calibration.json)
+    long_source_chars: int = 0
+    long_source_lexical_weight: float = 0.0
     gate: Gate | None = None
     quote_shortcut: bool = False
 
@@ -293,15 +298,21 @@ class Cascade:
             features = gate_features(claim, terms, source, p, (start, end), doc_share, lexical.score, self.stemming)
             score = self.gate.probability(features)
             reason += f", lexical {lexical.score:.2f}, coverage {features['coverage']:.2f} -> gate {score:.2f}"
-        elif self.lexical_weight:
+        elif weight := self.blend_weight(source):
             lexical = self._lexical_check(claim, terms, source_id, source, doc_share, missing_terms)
-            score = (1 - self.lexical_weight) * p + self.lexical_weight * lexical.score
-            reason += f", lexical {lexical.score:.2f} -> {score:.2f}"
+            score = (1 - weight) * p + weight * lexical.score
+            reason += f", lexical {lexical.score:.2f} (weight {weight:g}) -> {score:.2f}"
         label: Label = "supported" if score >= self.threshold else "unsupported"
         return SourceCheck(
             source_id, label, score, "semantic", f"{reason} (threshold {self.threshold:.2f})",
             span=(start, end) if end > start else None, missing_terms=tuple(missing_terms), fraction=doc_share,
         )  # fmt: skip
+
+    def blend_weight(self, source: str) -> float:
+        """The lexical score's weight in the semantic stage's blend for this source."""
+        if self.long_source_chars and len(source) > self.long_source_chars:
+            return self.long_source_lexical_weight
+        return self.lexical_weight
 
     # -- one claim, its cited sources ----------------------------------------------------------------
     def check_claim(self, claim: str, cited_ids: Sequence[str], sources: Mapping[str, str]) -> ClaimVerdict:

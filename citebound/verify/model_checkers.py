@@ -52,7 +52,16 @@ def _settings(kind: str, model: str | None) -> dict:
     # `default_threshold` (training/match_threshold.py): no more false supports than the rule-only
     # checker on dev; `threshold` is the balanced-accuracy one, used where no default was chosen
     return {"threshold": float(entry.get("default_threshold", entry.get("threshold", UNCALIBRATED_THRESHOLD))),
-            "lexical_weight": float(entry.get("lexical_weight", 0.0))}  # fmt: skip
+            **blend_options(entry)}  # fmt: skip
+
+
+def blend_options(entry: dict) -> dict:
+    """The `full` blend's options from a calibration.json `full` entry: the lexical weight, and the weight
+    of sources longer than `long_source.min_chars` when calibration chose one."""
+    long = entry.get("long_source") or {}
+    return {"lexical_weight": float(entry.get("lexical_weight", 0.0)),
+            "long_source_chars": int(long.get("min_chars", 0)),
+            "long_source_lexical_weight": float(long.get("lexical_weight", 0.0))}  # fmt: skip
 
 
 def shipped_gate() -> Gate | None:
@@ -120,7 +129,8 @@ def full_checker(*, threshold: float | None = None, model: str | None = None, ga
         default_threshold = gate.threshold
     else:
         settings = _settings("full", model)
-        options.setdefault("lexical_weight", settings["lexical_weight"])
+        for key in ("lexical_weight", "long_source_chars", "long_source_lexical_weight"):
+            options.setdefault(key, settings.get(key, 0))
         default_threshold = settings["threshold"]
     return ModelCascade(
         threshold=default_threshold if threshold is None else threshold, partial_floor=0.0,

@@ -276,3 +276,31 @@ def test_numbers_and_ids_still_settle_before_the_gate(full):
     assert v.stage == "numbers" and v.label == "unsupported"
     v = full.check_claim("Refunds are available for 30 days.", ["S9"], {"S1": REFUND})
     assert v.stage == "ids" and v.label == "unsupported" and "S9" in v.reason
+
+
+def test_a_long_source_is_blended_with_its_own_lexical_weight():
+    """The model reads one 128-token window of a long source, the lexical score all of it: past
+    `long_source_chars` the blend uses `long_source_lexical_weight` (calibration.json `full.long_source`)."""
+    claim = "Electronic goods come with a warranty of twelve months."  # no word-for-word copy: the model decides
+    short = WARRANTY
+    long = FILLER * 12 + WARRANTY
+    assert len(short) < 500 < 2000 < len(long)
+    p_only = make_checker("full", gate=False, lexical_weight=0.0, long_source_chars=0)
+    words_when_long = make_checker("full", gate=False, lexical_weight=0.0, long_source_chars=500,
+                                   long_source_lexical_weight=1.0)  # fmt: skip
+    lexical = make_checker("deterministic")
+    assert words_when_long.blend_weight(short) == 0.0 and words_when_long.blend_weight(long) == 1.0
+    # the short source: P alone, as without the rule; the long one: the lexical score alone
+    assert words_when_long.check_pair(claim, short).score == pytest.approx(p_only.check_pair(claim, short).score)
+    long_score = words_when_long.check_pair(claim, long)
+    assert long_score.score != pytest.approx(p_only.check_pair(claim, long).score)
+    assert "weight 1" in long_score.reason
+    assert long_score.score == pytest.approx(lexical.check_pair(claim, long).score, abs=1e-6)
+
+
+def test_the_shipped_calibration_names_a_long_source_weight_that_the_full_checker_uses(full):
+    entry = load_calibration(ENTAILMENT_DIR)["full"]
+    long = entry.get("long_source")
+    assert long is not None and long["min_chars"] > 0
+    assert full.long_source_chars == long["min_chars"] and full.long_source_lexical_weight == long["lexical_weight"]
+    assert full.lexical_weight == entry["lexical_weight"]
