@@ -15,6 +15,10 @@ evidence window (`find_span`: case, spacing and punctuation aside) and reads the
 - before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
   cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
 
+- right after it, no comma between, a participle that narrows the claim's last noun to those past a limit
+  ("a 20 percent discount on tickets | bought at least a week in advance", "for applications | submitted
+  before 1 March");
+
 What follows that is no condition stays a detail the claim leaves out ("Refunds take five business
 days" against "... after the item arrives"; ", and adults pay 10 euros"). A claim that carries the
 condition itself is not found word for word up to the connective, so it is left to the other stages.
@@ -37,6 +41,16 @@ _AFTER = re.compile(
     r"for\s+(?:[^\W\d_]+\s+){1,3}(?:over|above|under|below|exceeding|aged|"
     r"(?:of\s+)?(?:more|less|fewer|longer|shorter|older|younger|greater|larger|smaller)\s+than|"
     r"of\s+(?:at\s+least|over|up\s+to))\s+(?:[$€£]\s*)?\d)",
+    re.IGNORECASE,
+)
+# a participle that narrows the claim's last noun to those past a limit of time or amount ("a discount on tickets
+# | bought at least a week in advance", "waived for applications | submitted before 1 March"); no comma before
+# it (one makes it a description), and no "by" / "over" ("separated by the river", "accrued over a year")
+_NARROWED = re.compile(
+    r"\s+(?:[^\W\d_]+ed|bought|sold|made|paid|sent|held|taken|given|written|kept|won|spent|done|seen|"
+    r"brought|built|chosen|drawn|grown|known|shown|worn|begun|run)\s+"
+    r"(?:at\s+(?:least|most)|no\s+(?:later|earlier|more|less|fewer)\s+than|(?:more|less|fewer)\s+than|"
+    r"up\s+to|within|before|prior\s+to|in\s+advance)\b",
     re.IGNORECASE,
 )
 # the same past a short phrase of the claim's statement ("can borrow laptops | for one week | if they leave a
@@ -69,7 +83,7 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
         return []
     start, end = span
     after = window[end:]
-    if _AFTER.match(after) or _GAPPED.match(after):
+    if _AFTER.match(after) or _GAPPED.match(after) or _NARROWED.match(after):
         stop = _SENTENCE_END.search(after)
         condition = after[: stop.start() if stop else len(after)].strip(" ,")
         return [f"the source goes on {condition[:80]!r}, a condition the claim leaves out"]
