@@ -33,6 +33,9 @@ For one claim and each source it cites:
    plan      the claim states as a fact what the best evidence window only plans or expects ("supports
              Android" against "Android support is planned", "available now" against "will be available
              next year") -> unsupported (checks/plans.py); runs with the negation rule.
+   ended     the claim states in the present what the window says held until a time ("Rio is Brazil's
+             capital" against "Rio was Brazil's capital until 1960") -> unsupported (checks/ended.py);
+             runs with the negation rule.
    condition the claim is the window word for word up to a condition it leaves out ("Tickets are
              refundable" against "... refundable only if the event is cancelled", or after "If ...,")
              -> unsupported (checks/conditions.py); runs with the negation rule.
@@ -97,6 +100,7 @@ from citebound.verify.checks.exceptions import affirmed_by_exception, exception_
 from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
+from citebound.verify.checks.ended import ended_states
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
@@ -122,6 +126,7 @@ _CONTRADICTION_RULES = (
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window)),
+    ("ended", lambda c, claim, window, source: ended_states(claim, window)),
     ("condition", lambda c, claim, window, source: dropped_conditions(claim, window)),
 )  # fmt: skip
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")

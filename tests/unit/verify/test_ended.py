@@ -1,0 +1,44 @@
+"""The ended-state stage: what a source says held until a time is not stated in the present."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.verify.checkers import make_checker
+from citebound.verify.checks.ended import ended_states
+
+RIO = "Rio de Janeiro was Brazil's capital until 1960, when Brasília replaced it."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "end"),
+    [
+        ("Rio de Janeiro is Brazil's capital.", RIO, "until 1960"),
+        ("Bonn is the seat of government.", "Bonn was the seat of government from 1949 to 1990.", "from 1949 to 1990"),
+        ("The Old Mill is a museum.", "The Old Mill was a museum until it closed in 2015; it is now a hotel.", "until it closed"),
+        ("The twins are members of the club.", "The twins were members of the club, till they moved away.", "till they moved away"),
+    ],
+)  # fmt: skip
+def test_a_state_that_ended_is_named(claim, source, end):
+    found = ended_states(claim, source)
+    assert len(found) == 1 and end in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Rio de Janeiro was Brazil's capital until 1960.", RIO),  # the claim is in the past itself
+        ("Rio de Janeiro is no longer Brazil's capital.", RIO),  # negated: the negation rule's business
+        ("The Old Mill is a hotel.", "The Old Mill was a museum until it closed in 2015; it is now a hotel."),
+        ("Anna is the team captain.", "Anna is the team captain until the end of the season."),  # present in both
+        ("Brasília has been Brazil's capital since 1960.", RIO),  # no present copula to put in the past
+    ],
+)  # fmt: skip
+def test_what_did_not_end_or_is_no_copy_is_left_alone(claim, source):
+    assert ended_states(claim, source) == []
+
+
+@pytest.mark.parametrize("name", ["deterministic", "full"])
+def test_the_stage_settles_it_whatever_a_model_says(name):
+    v = make_checker(name).check_pair("Rio de Janeiro is Brazil's capital.", RIO)
+    assert (v.label, v.stage) == ("unsupported", "ended") and "until 1960" in v.reason
