@@ -18,7 +18,8 @@ the same error as a wrong number. A source mention of the value counts for a cla
    (`4,990 employees`) and the source sentence names it too, it is next to the value (a few words
    after it, or before it when none follow; never past another number; or named by an "Of (N) NOUN
    ...," phrase right before the value: "Of 500 patients screened, 320 were enrolled", or by an "of (the) (N)
-   NOUN" right after it: "Two of the five flights"). A share is one however it is written: "one in four"
+   NOUN" right after it: "Two of the five flights"; a "NOUN of N" names what the value counts, and the
+   words before it are another's: "2,000 passengers and a crew of 800" states no 800 passengers). A share is one however it is written: "one in four"
    and "25 percent" are stated by "a quarter". "90 business days" is found
    in "ninety days", not in "90 minutes"; "12 paintings" not in "330 paintings and 12 sculptures". A
    number that names rather than counts ("BRCA 1", "type 2", "phase 3") is held to its unit only. The
@@ -75,6 +76,9 @@ from citebound.text.tokenize import is_contracted_negation, tokens
 
 APPROX_TOLERANCE = Fraction(1, 10)
 NOUN_WINDOW = 3  # content words looked at on each side of a source number for the claim's noun
+# nouns of "a NOUN of N" that say how much, not what is counted ("a total of 800 (passengers)")
+_AMOUNT_NOUNS = frozenset({"total", "number", "maximum", "minimum", "average", "sum", "amount", "figure", "tally",
+                           "count", "mean", "median", "peak", "high", "low", "record", "estimated", "range"})  # fmt: skip
 YEAR_WINDOW = 12  # words: a year farther than this from a number does not date it
 # Words after which a number names something rather than counting it ("type 2", "phase 3", "factor 21");
 # a capitalised word before a number does the same ("BRCA 1", "Windows 11").
@@ -277,8 +281,13 @@ def source_attached(text: str, i: int, mentions: Sequence[NumberMention], start:
     before_tokens = list(_TOKEN.finditer(text, max(start, prev, mention.start - 120), mention.start))
     before: list[str] = []
     # the words before a number are its own only when none follow it ("employees: 4,990"); else they
-    # may be the previous number's ("330 paintings and 12 sculptures")
-    for m in reversed(before_tokens if not after or prev <= start else []):
+    # may be the previous number's ("330 paintings and 12 sculptures"); "a crew of 800" names what it
+    # counts, and the words before that noun are another number's ("2,000 passengers and a crew of 800")
+    own = before_tokens if not after or prev <= start else []
+    if len(own) >= 2 and own[-1].group(0).lower() == "of" and _content(noun := own[-2].group(0)) \
+            and noun.lower() not in _AMOUNT_NOUNS:
+        own = own[-2:-1]
+    for m in reversed(own):
         word = m.group(0)
         if word in _STOP_PUNCT and word not in ":,":  # "Employees: 4,990"
             break
