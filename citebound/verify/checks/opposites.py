@@ -55,7 +55,7 @@ start finish, increase fall, increase drop, increase plunge, rise decrease, rise
 grow drop, climb fall, climb drop, climb decline, climb decrease, jump fall, jump drop, soar plunge, soar fall,
 surge fall, surge drop, increase shorten, lengthen shorten, extend shorten, prolong shorten,
 raise cut, raise reduce, raise lower, boost cut, boost reduce, increase halve, double halve, widen narrow,
-strengthen weaken
+strengthen weaken, uphold overturn, uphold reverse, uphold quash, acquit convict
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
@@ -68,7 +68,7 @@ _NEGATIVE_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 # irregular forms, read as their verb ("fell" / "rose")
 _BASE = {"rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow", "grown": "grow",
          "shrank": "shrink", "shrunk": "shrink", "won": "win", "lost": "lose", "began": "begin",
-         "begun": "begin"}  # fmt: skip
+         "begun": "begin", "upheld": "uphold"}  # fmt: skip
 
 
 # Where `tokens` starts a token (in text case-folded with ’ read as '), and the rest of one: so a pattern
