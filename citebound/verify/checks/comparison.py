@@ -108,7 +108,7 @@ def _comparative(toks: list[str], than: int) -> tuple[int, str, int, int] | None
     for k in range(than - 1, lo - 1, -1):
         tok = toks[k]
         if not tok[:1].isalnum():
-            return None
+            break  # the clause starts here; an unknown "-er" word before "than" is still read below
         if tok in _MORE:
             obj = next((j for j in range(k + 1, than) if _content(toks[j])), None)
             if obj is None:  # "costs more than"
@@ -130,6 +130,27 @@ _LABEL = re.compile(r"(?<=[^\W\d_] )([A-Z])\b")
 _UNLABEL = re.compile(r"\blabel([a-z])\b")
 
 
+def _side_start(toks: list[str], k: int) -> int:
+    """Where the left side of the comparative at `k` starts: back to its clause's start."""
+    start = k
+    while start > 0 and toks[start - 1][:1].isalnum() and toks[start - 1] not in _CLAUSE_BREAKS:
+        start -= 1
+    return start
+
+
+def _before_aside(toks: list[str], start: int, k: int) -> list[str]:
+    """The subject before an aside when the left side is only a verb after one ("The Volga, at 3,530 km, is
+    longer than ..."): the words of the clause before the aside's opening comma; else none."""
+    if start == 0 or toks[start - 1] != "," or any(_content(t) for t in toks[start:k]):
+        return []
+    for j in range(start - 2, max(-1, start - 2 - _SIDE_MAX), -1):
+        if toks[j] in _CLAUSE_BREAKS or toks[j] in (".", ";", ":"):
+            return []
+        if toks[j] == "," and not (toks[j - 1].isdigit() and toks[j + 1].isdigit()):  # not "3,530"
+            return toks[_side_start(toks, j) : j]
+    return []
+
+
 def comparisons(text: str) -> list[Comparison]:
     """The `… COMPARATIVE … than …` comparisons of `text` this rule can read."""
     if not _HAS_THAN.search(text):
@@ -145,16 +166,15 @@ def comparisons(text: str) -> list[Comparison]:
         k, dim, sign, phrase_end = comp
         if any(t in _NEGATION_CUES or is_contracted_negation(t) for t in toks[max(0, k - 3) : k]):
             continue  # "not faster than", "no more than": not a plain comparison
-        start = k
-        while start > 0 and toks[start - 1][:1].isalnum() and toks[start - 1] not in _CLAUSE_BREAKS:
-            start -= 1
+        start = _side_start(toks, k)
+        before = _before_aside(toks, start, k)
         end = than + 1
         while end < len(toks) and end - than <= _SIDE_MAX and toks[end][:1].isalnum() and toks[end] not in _CLAUSE_BREAKS:
             end += 1
         right_toks = toks[than + 1 : end]
         if not right_toks:
             continue
-        left = {stem(t) for t in toks[start:k] + toks[phrase_end:than] if _content(t)}
+        left = {stem(t) for t in before + toks[start:k] + toks[phrase_end:than] if _content(t)}
         right = {stem(t) if _content(t) else t for t in right_toks if _content(t) or _is_number(t)}
         shared = left & right
         phrase = _UNLABEL.sub(lambda m: m.group(1).upper(), " ".join(toks[k:end]))
