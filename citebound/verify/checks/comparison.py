@@ -250,9 +250,50 @@ def _orientation(claim: Comparison, evidence: Comparison) -> int:
     return 1 if claim.right & evidence.right else 0
 
 
+# "the oldest ... in Europe": a superlative and the words of its scope, to the clause's end
+_SUPERLATIVE = re.compile(r"\b(one\s+of\s+the|among\s+the|the)\s+((?:most|least)\s+[^\W\d_]+|[^\W\d_]{3,}est|best|worst)\b"
+                          r"((?:(?!\b(?:and|but|or|while|whereas|one\s+of|among)\b)[^.;:!?,])*)", re.IGNORECASE)
+_NOT_SUPERLATIVE = frozenset({"interest", "rest", "west", "test", "guest", "forest", "request", "contest", "protest",
+                              "harvest", "honest", "modest", "suggest", "latest", "nest", "chest", "quest", "pest",
+                              "crest", "manifest", "invest", "digest", "arrest", "conquest", "earnest", "midwest"})  # fmt: skip
+
+
+_SCOPE_PREPOSITIONS = frozenset({"in", "on", "at", "of", "for", "across", "within", "among"})
+
+
+def _scope_words(text: str) -> set[str]:
+    """What a superlative ranks within: the content words after its first preposition ("university in
+    Europe": europ), else its first content words ("mountain")."""
+    toks = clause_tokens(text)[:8]
+    at = next((i for i, t in enumerate(toks) if t in _SCOPE_PREPOSITIONS), None)
+    return {stem(t) for t in (toks[at + 1 :] if at is not None else toks[:4]) if _content(t)}
+
+
+def superlative_conflicts(claim: str, evidence: str) -> list[str]:
+    """"The oldest university in Europe" against "one of the oldest in Europe": a claim that names something
+    the superlative of a scope where its evidence says only "one of the" (or "among the") superlatives of
+    that scope. The scope is what follows the superlative's first preposition ("in Europe"); an evidence
+    superlative of the same word relates to the claim's when their scopes share a word. A plain
+    superlative of that scope anywhere in the evidence agrees ("the oldest university in Spain" is not
+    read against "in Europe")."""
+    out = []
+    for c in _SUPERLATIVE.finditer(claim):
+        if c.group(1).lower() != "the" or c.group(2).lower() in _NOT_SUPERLATIVE:
+            continue
+        word, scope = c.group(2).lower(), _scope_words(c.group(3))
+        related = [e for e in _SUPERLATIVE.finditer(evidence)
+                   if e.group(2).lower() == word and scope & _scope_words(e.group(3))]  # fmt: skip
+        if related and all(e.group(1).lower() != "the" for e in related):
+            said = " ".join(related[0].group(0).split()[:8])
+            out.append(f"the source says {said!r}, not {' '.join(c.group(0).split()[:8])!r}")
+    return out
+
+
 def comparison_conflicts(claim: str, evidence: str) -> list[str]:
     """Each comparison of the claim that its evidence states the other way round, as a readable phrase;
     empty when they agree or the rule cannot relate them."""
+    if ranked := superlative_conflicts(claim, evidence):
+        return ranked
     claimed, implicit = comparisons(claim), False
     if not claimed and _HAS_THAN.search(evidence):
         claimed, implicit = implicit_comparisons(claim), True
