@@ -237,7 +237,15 @@ _NOUN_WORDS = 3  # words of a "the NOUN" participant at most ("the small startup
 
 
 def _is_noun_word(tok: str) -> bool:
-    return tok.isalpha() and tok.islower() and tok not in STOP_WORDS and tok not in CLAUSE_NEGATIONS
+    return (tok.isalpha() and tok.islower() and tok not in STOP_WORDS and tok not in CLAUSE_NEGATIONS
+            and tok not in _PARTICLES)
+
+
+# "chased the hawk away": the particle ends the thing done to, it is no word of it
+_PARTICLES = frozenset({"away", "off", "out", "up", "down", "back", "over", "around", "aside", "apart"})
+# "A pair of crows chased ...": the crows did it
+_COLLECTIVES = frozenset({"pair", "group", "flock", "herd", "pack", "couple", "team", "crowd", "band", "family",
+                          "swarm", "colony", "gang", "number"})  # fmt: skip
 
 
 def _party_before(clause: list[str], i: int) -> list[str]:
@@ -249,6 +257,9 @@ def _party_before(clause: list[str], i: int) -> list[str]:
     while j >= 0 and i - j <= _NOUN_WORDS and _is_noun_word(clause[j]):
         j -= 1
     if j < i - 1 and j >= 0 and clause[j].casefold() in _ARTICLES and (j == 0 or not _is_name(clause[j - 1])):
+        return [stem(clause[i - 1])]
+    if j == i - 2 and j >= 2 and clause[j] == "of" and clause[j - 1].casefold() in _COLLECTIVES \
+            and clause[j - 2].casefold() in _ARTICLES:  # "a pair of crows": crow
         return [stem(clause[i - 1])]
     return []
 
