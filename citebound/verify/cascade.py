@@ -105,7 +105,7 @@ from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations,
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts
-from citebound.verify.checks.roles import crossed_roles, invented_authors, role_conflicts, swapped_roles
+from citebound.verify.checks.roles import crossed_roles, invented_authors, other_doers, role_conflicts, swapped_roles
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span, headed_quote
@@ -124,7 +124,8 @@ _CONTRADICTION_RULES = (
                                                   if c.stemming else []),
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
-                                              or crossed_roles(claim, window) or invented_authors(claim, source)),
+                                              or crossed_roles(claim, window) or invented_authors(claim, source)
+                                              or other_doers(claim, window)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
     ("condition", lambda c, claim, window, source: dropped_conditions(claim, window)),

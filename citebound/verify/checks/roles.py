@@ -241,6 +241,10 @@ def _is_noun_word(tok: str) -> bool:
             and tok not in _PARTICLES)
 
 
+def _is_possessive(tok: str) -> bool:
+    return tok[-2:].lower() in ("'s", "’s") and tok[:-2].isalpha() and tok[:-2].islower()
+
+
 # "chased the hawk away": the particle ends the thing done to, it is no word of it
 _PARTICLES = frozenset({"away", "off", "out", "up", "down", "back", "over", "around", "aside", "apart"})
 # "A pair of crows chased ...": the crows did it
@@ -254,8 +258,8 @@ def _party_before(clause: list[str], i: int) -> list[str]:
     if names := _name_before(clause, i):
         return names
     j = i - 1
-    while j >= 0 and i - j <= _NOUN_WORDS and _is_noun_word(clause[j]):
-        j -= 1
+    while j >= 0 and i - j <= _NOUN_WORDS and (_is_noun_word(clause[j]) or (j < i - 1 and _is_possessive(clause[j]))):
+        j -= 1  # "the musical's score": the score
     if j < i - 1 and j >= 0 and clause[j].casefold() in _ARTICLES and (j == 0 or not _is_name(clause[j - 1])):
         return [stem(clause[i - 1])]
     if j == i - 2 and j >= 2 and clause[j] == "of" and clause[j - 1].casefold() in _COLLECTIVES \
@@ -365,6 +369,43 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
             # the name's words in the claim's order ("Orca Systems"), the nouns as their stems ("tenant")
             said = [" ".join(sorted(names, key=lambda n: (claim.find(n) < 0, claim.find(n)))) for names in (whom, who)]
             out.append(f"the source says {said[0]!r} {written} {said[1]!r}, not the other way round")
+    return out
+
+
+def _one_name(a: frozenset[str], b: frozenset[str], text: str) -> bool:
+    """Whether a word of `a` and a word of `b` stand side by side in `text` ("Marie Curie"): one person."""
+    return any(re.search(rf"\b{re.escape(x)}\s+{re.escape(y)}\b", text) for x in a for y in b) or \
+        any(re.search(rf"\b{re.escape(y)}\s+{re.escape(x)}\b", text) for x in a for y in b)
+
+
+def _done_with(who: frozenset[str], text: str) -> bool:
+    """Whether `text` names the party as one the deed was done with ("founded the company with Alice")."""
+    return any(re.search(rf"\b(?:with|alongside|together\s+with)\s+(?:[^\W\d_]+\s+){{0,2}}{re.escape(x)}\b", text)
+               for x in who)  # fmt: skip
+
+
+def _all_names(party: frozenset[str]) -> bool:
+    return bool(party) and all(w[:1].isupper() for w in party)
+
+
+def other_doers(claim: str, evidence: str) -> list[str]:
+    """Each deed the claim gives to one party that the evidence gives, with the same verb and the same thing
+    done to, only to others ("Priya Nair composed the score" against "The score was composed by Daniel
+    Ortiz, and Priya Nair wrote the lyrics"); doers are names on both sides (a noun may be a synonym:
+    "police", "officers"). Empty when the evidence also says it the claim's way, names the claim's party
+    among the doers ("by Daniel Ortiz and Priya Nair"), the verb is mutual, or the rule cannot read it."""
+    claimed, stated = _read_both(claim, evidence, _deeds)
+    out = []
+    for verb, who, whom, written in claimed:
+        if verb in _MUTUAL or not _all_names(who):
+            continue  # "Alice married Bob"; a doer named by a noun may be another's synonym ("police", "officers")
+        same = [(w, m) for v, w, m, _ in stated if v == verb and whom & m]
+        if not same or any(who & w for w, _ in same) or not all(_all_names(w) for w, _ in same) \
+                or any(_one_name(who, w, evidence) for w, _ in same) or _done_with(who, evidence):
+            continue
+        doers = " and ".join(" ".join(sorted(w, key=lambda n: (evidence.find(n) < 0, evidence.find(n)))) for w, _ in same)
+        mine = " ".join(sorted(who, key=lambda n: (claim.find(n) < 0, claim.find(n))))
+        out.append(f"the source says {doers!r} {written} it, not {mine!r}")
     return out
 
 

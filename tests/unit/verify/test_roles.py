@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.roles import invented_authors, role_conflicts
+from citebound.verify.checks.roles import invented_authors, other_doers, role_conflicts
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,32 @@ def test_faithful_restatements_and_unrelated_names_are_no_conflict(claim, source
     assert role_conflicts(claim, source) == [] and invented_authors(claim, source) == []
     assert Cascade().check_pair(claim, source).stage != "role"
 
+
+
+@pytest.mark.parametrize(
+    "claim, source, doer",
+    [
+        ("Priya Nair composed the score for the musical.",
+         "The musical's score was composed by Daniel Ortiz, and Priya Nair wrote the lyrics.", "'Daniel Ortiz'"),
+        ("Acme acquired the startup.", "The startup was acquired by Google in 2019.", "'Google'"),
+        ("Maria Lopez leads the design team.", "Tom Becker leads the design team.", "'Tom Becker'"),
+    ],
+)  # fmt: skip
+def test_a_deed_the_source_gives_only_to_another_name_is_unsupported(claim, source, doer):
+    assert other_doers(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "role") and f"the source says {doer}" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Priya Nair composed the score.", "The score was composed by Daniel Ortiz and Priya Nair."),  # one of the doers
+        ("Alice founded the company.", "Bob founded the company with Alice in 2010."),  # done with her
+        ("Curie won the prize in 1903.", "Marie Curie was a physicist. Marie won the prize in 1903."),  # one person
+        ("The police arrested the driver.", "Officers arrested the driver at the scene."),  # nouns: maybe synonyms
+        ("Bob married Alice.", "Carl married Alice in 1990, and Bob married her in 2001."),  # a mutual verb
+    ],
+)  # fmt: skip
+def test_co_doers_one_person_nouns_and_mutual_deeds_are_no_other_doer(claim, source):
+    assert other_doers(claim, source) == []
