@@ -289,10 +289,35 @@ def superlative_conflicts(claim: str, evidence: str) -> list[str]:
     return out
 
 
+# "topped the medal table", "came first in the league": first place, and what it was first in
+_FIRST = re.compile(r"\b(?:topped|tops|top|headed|heads|led|leads|(?:came|finished|ranked|placed|was|is)\s+first)\s+"
+                    r"(?:in\s+|on\s+)?(?:the\s+)?((?:[^\W\d_]+\s+){0,2}(?:table|league|standings|rankings?|"
+                    r"chart|charts|poll|list|group|ranking))\b", re.IGNORECASE)
+_NOT_FIRST = re.compile(r"\b(?:ranked|finished|came|placed|was|is|ended)\s+(?:in\s+)?(second|third|fourth|fifth|sixth|"
+                        r"seventh|eighth|ninth|tenth|last|\d+(?:nd|rd|th))\b", re.IGNORECASE)
+
+
+def rank_conflicts(claim: str, evidence: str) -> list[str]:
+    """"The country topped the medal table" against "The country ranked second in the medal table, behind
+    Norway": first place claimed where the evidence gives another place in the same table (its last word:
+    table, league, chart ...), and says nowhere that it came first in it."""
+    claimed = _FIRST.search(claim)
+    if claimed is None:
+        return []
+    table = claimed.group(1).split()[-1].lower()
+    if any(m.group(1).split()[-1].lower() == table for m in _FIRST.finditer(evidence)):
+        return []
+    for m in _NOT_FIRST.finditer(evidence):
+        rest = evidence[m.end() : m.end() + 60].lower()
+        if re.search(rf"\b{re.escape(table)}\b", rest.split(".")[0]):
+            return [f"the source says {' '.join(evidence[m.start() : m.end() + 40].split()[:8])!r}, not first"]
+    return []
+
+
 def comparison_conflicts(claim: str, evidence: str) -> list[str]:
     """Each comparison of the claim that its evidence states the other way round, as a readable phrase;
     empty when they agree or the rule cannot relate them."""
-    if ranked := superlative_conflicts(claim, evidence):
+    if ranked := superlative_conflicts(claim, evidence) or rank_conflicts(claim, evidence):
         return ranked
     claimed, implicit = comparisons(claim), False
     if not claimed and _HAS_THAN.search(evidence):
