@@ -300,12 +300,10 @@ class IndexSession:
         release the writer lock."""
         if self._writer is None:
             return
-        writer, self._writer = self._writer, None
+        writer = self._writer
         try:
             if commit and self.revision != self.committed:
-                writer.commit()
-                self._index._set_revision(self.revision)
-                self.committed = self.revision
+                self.commit()
             else:
                 writer.rollback()
             writer.wait_merging_threads()
@@ -314,6 +312,7 @@ class IndexSession:
                 writer.rollback()
             raise
         finally:
+            self._writer = None
             del writer  # releases the lock
             self._index._index.reload()
             self._index._searcher = None

@@ -47,7 +47,7 @@ def shared_scorer(model: str | None = None):
 
 def _settings(kind: str, model: str | None) -> dict:
     if model is not None:
-        return {"threshold": UNCALIBRATED_THRESHOLD, "lexical_weight": 0.0}
+        return {"threshold": UNCALIBRATED_THRESHOLD, **blend_options({})}
     entry = load_calibration(ENTAILMENT_DIR).get(kind, {})
     # `default_threshold` (training/match_threshold.py): no more false supports than the rule-only
     # checker on dev; `threshold` is the balanced-accuracy one, used where no default was chosen
@@ -129,9 +129,9 @@ def full_checker(*, threshold: float | None = None, model: str | None = None, ga
         default_threshold = gate.threshold
     else:
         settings = _settings("full", model)
-        for key in ("lexical_weight", "long_source_chars", "long_source_lexical_weight"):
-            options.setdefault(key, settings.get(key, 0))
-        default_threshold = settings["threshold"]
+        default_threshold = settings.pop("threshold")
+        for key, value in settings.items():  # the blend's options (`blend_options`)
+            options.setdefault(key, value)
     return ModelCascade(
         threshold=default_threshold if threshold is None else threshold, partial_floor=0.0,
         semantic=shared_scorer(model), gate=gate, name="full", **options,

@@ -67,6 +67,16 @@ def find_span(passage: str, quote: str) -> tuple[int, int] | None:
     return None
 
 
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+
+
+def rest_of_sentence(text: str) -> str:
+    """`text` up to the end of its sentence (".", "!", "?" or ";" before a space or the end), without the
+    spaces and commas around it: what a source goes on to say right after a span found in it."""
+    stop = _SENTENCE_END.search(text)
+    return text[: stop.start() if stop else len(text)].strip(" ,")
+
+
 def headed_quote(source: str, claim: str, min_words: int = 4) -> tuple[int, int] | None:
     """(start, end) in `source` of a claim written "HEAD: SENTENCE" where the source states HEAD and then,
     after it, SENTENCE word for word: how the extractive backend puts a definition's signature or a

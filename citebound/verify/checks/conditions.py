@@ -12,12 +12,11 @@ evidence window (`find_span`: case, spacing and punctuation aside) and reads the
   "for children under 12"); or, past a short phrase of the statement's own (up to four words: "can borrow
   laptops for one week if they leave a deposit"), one of the connectives that open a clause ("if",
   "unless", "provided", "as long as", "on condition that"; not "even if", "as if", "check if");
-- before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
-  cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
-
 - right after it, no comma between, a participle that narrows the claim's last noun to those past a limit
   ("a 20 percent discount on tickets | bought at least a week in advance", "for applications | submitted
   before 1 March");
+- before it, in the same sentence, a conditional clause that opens the sentence ("If the event is
+  cancelled, tickets are refundable"; "Unless ...", "Provided ...", "As long as ...").
 
 What follows that is no condition stays a detail the claim leaves out ("Refunds take five business
 days" against "... after the item arrives"; ", and adults pay 10 euros"). A claim that carries the
@@ -30,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from citebound.verify.spans import find_span
+from citebound.verify.spans import find_span, rest_of_sentence
 
 # right after the claim: what makes it conditional (the comma before it optional)
 _AFTER = re.compile(
@@ -69,7 +68,6 @@ _BEFORE = re.compile(
     r"on\s+(?:the\s+)?condition\s+that)\b[^.!?;]*,\s*$",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
 
 
 def dropped_conditions(claim: str, window: str) -> list[str]:
@@ -84,8 +82,7 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
     start, end = span
     after = window[end:]
     if _AFTER.match(after) or _GAPPED.match(after) or _NARROWED.match(after):
-        stop = _SENTENCE_END.search(after)
-        condition = after[: stop.start() if stop else len(after)].strip(" ,")
+        condition = rest_of_sentence(after)
         return [f"the source goes on {condition[:80]!r}, a condition the claim leaves out"]
     before = _BEFORE.search(window[:start])
     if before:

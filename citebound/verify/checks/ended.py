@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from citebound.verify.spans import find_span
+from citebound.verify.spans import find_span, rest_of_sentence
 
 # the claim's present copula, the first one, as a word ("is", "are", "remains"), not negated after it
 _PRESENT = re.compile(r"\b(is|are|remains|remain)\b(?!\s+(?:not|no\s+longer|never)\b)", re.IGNORECASE)
@@ -43,9 +43,7 @@ def ended_states(claim: str, window: str) -> list[str]:
     if span is None:
         return []
     after = window[span[1] :]
-    ended = _ENDED.match(after)
-    if not ended:
+    if not _ENDED.match(after):
         return []
-    stop = re.search(r"[.!?;](?:\s|$)", after)
-    rest = after[: stop.start() if stop else len(after)].strip(" ,")
+    rest = rest_of_sentence(after)
     return [f"the source says it was so {rest[:80]!r}, not that it still {m.group(1).lower()}"]

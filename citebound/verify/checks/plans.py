@@ -64,8 +64,12 @@ _BASE = {"built": "build", "bought": "buy", "made": "make", "sold": "sell", "beg
          "became": "become", "came": "come", "drew": "draw", "drawn": "draw", "hired": "hire"}  # fmt: skip
 
 
+def _verb_stem(tok: str) -> str:
+    return stem(_BASE.get(tok.lower(), tok))
+
+
 def _stems(text: str) -> set[str]:
-    return {stem(_BASE.get(t.lower(), t)) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NOW}
+    return {_verb_stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NOW}
 
 
 def plan_conflicts(claim: str, evidence: str) -> list[str]:
@@ -88,6 +92,6 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
         only_planned = (claimed & words) - stated if planned else set()
         if only_planned:
             cue = _PLAN.search(text).group(0)  # type: ignore[union-attr]
-            named = ", ".join(repr(t) for t in dict.fromkeys(t for t in tokens(claim) if stem(_BASE.get(t.lower(), t)) in only_planned))
+            named = ", ".join(repr(t) for t in dict.fromkeys(t for t in tokens(claim) if _verb_stem(t) in only_planned))
             out.append(f"the source states {named} only as to come ({cue!r}: {' '.join(text.split())!r})")
     return out

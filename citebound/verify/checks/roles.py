@@ -367,15 +367,20 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
             continue  # the evidence says it the claim's way round (too)
         if any(who & m and whom & w for _, w, m, _ in same):
             # the name's words in the claim's order ("Orca Systems"), the nouns as their stems ("tenant")
-            said = [" ".join(sorted(names, key=lambda n: (claim.find(n) < 0, claim.find(n)))) for names in (whom, who)]
+            said = [_in_order(names, claim) for names in (whom, who)]
             out.append(f"the source says {said[0]!r} {written} {said[1]!r}, not the other way round")
     return out
 
 
+def _in_order(names: frozenset[str], text: str) -> str:
+    """A party's words as `text` writes them in order ("Orca Systems"); words it lacks (stems) last."""
+    return " ".join(sorted(names, key=lambda n: (text.find(n) < 0, text.find(n))))
+
+
 def _one_name(a: frozenset[str], b: frozenset[str], text: str) -> bool:
     """Whether a word of `a` and a word of `b` stand side by side in `text` ("Marie Curie"): one person."""
-    return any(re.search(rf"\b{re.escape(x)}\s+{re.escape(y)}\b", text) for x in a for y in b) or \
-        any(re.search(rf"\b{re.escape(y)}\s+{re.escape(x)}\b", text) for x in a for y in b)
+    return any(re.search(rf"\b(?:{re.escape(x)}\s+{re.escape(y)}|{re.escape(y)}\s+{re.escape(x)})\b", text)
+               for x in a for y in b)  # fmt: skip
 
 
 def _done_with(who: frozenset[str], text: str) -> bool:
@@ -403,9 +408,8 @@ def other_doers(claim: str, evidence: str) -> list[str]:
         if not same or any(who & w for w, _ in same) or not all(_all_names(w) for w, _ in same) \
                 or any(_one_name(who, w, evidence) for w, _ in same) or _done_with(who, evidence):
             continue
-        doers = " and ".join(" ".join(sorted(w, key=lambda n: (evidence.find(n) < 0, evidence.find(n)))) for w, _ in same)
-        mine = " ".join(sorted(who, key=lambda n: (claim.find(n) < 0, claim.find(n))))
-        out.append(f"the source says {doers!r} {written} it, not {mine!r}")
+        doers = " and ".join(_in_order(w, evidence) for w, _ in same)
+        out.append(f"the source says {doers!r} {written} it, not {_in_order(who, claim)!r}")
     return out
 
 
