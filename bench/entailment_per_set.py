@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-from citebound.evaluate.splits import is_calibration_row
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
+from calibrate import load_half  # noqa: E402  (the calibration half under the shipped model's split rule)
 from citebound.verify.batch import binary_metrics, checker_threshold, labels_at, predict, read_rows
 from citebound.verify.checkers import make_checker
 
@@ -25,8 +27,9 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     out = []
+    halves = load_half(DATA, "calibration")
     for name in SETS:
-        dev = [r for r in read_rows(DATA / name / "dev.jsonl") if is_calibration_row(name, r.id)]
+        dev = halves[name]
         test = read_rows(DATA / name / "test.jsonl")
         for checker_name in args.checkers.split(","):
             checker = make_checker(checker_name)

@@ -33,7 +33,8 @@ from timer import Timer  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from citebound.evaluate.splits import is_calibration_row  # noqa: E402  (the split rule the model was trained with)
+from citebound.evaluate.splits import calibration_ids  # noqa: E402
+from citebound.verify.checks.entailment import CALIBRATION_FILE  # noqa: E402
 from citebound.metrics import pick_threshold  # noqa: E402
 from citebound.verify.batch import (  # noqa: E402
     PREFER,
@@ -56,8 +57,10 @@ GLOBAL_MAX_CANDIDATES = 1000
 
 def dev_rows(folder: Path, checker_name: str):
     rows = read_rows(folder / "dev.jsonl")
-    if checker_name in CALIBRATED:
-        rows = [r for r in rows if is_calibration_row(folder.name, r.id)]
+    if checker_name in CALIBRATED:  # under the split rule the shipped model was trained with
+        rule = json.loads(CALIBRATION_FILE.read_text()).get("split_rule", "row")
+        held_out = calibration_ids(folder.name, [(r.id, r.claim, r.evidence) for r in rows], rule)
+        rows = [r for r in rows if r.id in held_out]
     return rows
 
 

@@ -23,7 +23,9 @@ splits (the rows train_entailment.py did not train on) and write citebound/model
 One global threshold (not one per set): a user's documents are none of these five sets. Every verdict
 here comes from the runtime checkers themselves (stages included: a number the source lacks blocks,
 a word-for-word copy is supported), so the figures are what `citebound verify-batch` would give.
-The fit/calibration rule is `citebound.evaluate.splits.is_calibration_row` (never a copy of it).
+The fit/calibration rule is `citebound.evaluate.splits.calibration_ids` (never a copy of it), under the
+rule the model was trained with (`--split`; written to calibration.json as `split_rule`): `group` keeps each
+document on one side, `row` is the rule of the models trained before 2026-12-02.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citebound.evaluate.splits import is_calibration_row
+from citebound.evaluate.splits import CLAIM_SPLIT_RULES, calibration_ids
 from citebound.metrics.balanced_accuracy import balanced_accuracy
 from citebound.metrics.threshold import pick_threshold
 from citebound.models.cross_encoder import sigmoid
@@ -60,14 +62,26 @@ LONG_SOURCE_MARGIN = 0.005
 # (every chunk) and 8 are measured with `--options all,8,4,2,1` (an hour on a shared 2-core machine)
 WINDOW_OPTIONS = [4, 2, 1]
 QUOTE_SCORE = 2.0  # a word-for-word copy is supported at any threshold
-SPLIT = "claims/*/dev.jsonl, calibration half (citebound.evaluate.splits.is_calibration_row), never trained on"
+SPLIT = "claims/*/dev.jsonl, calibration half (citebound.evaluate.splits.calibration_ids, rule {rule}), never trained on"
 
 
-def load_half(data: Path, half: str) -> dict[str, list[ClaimRow]]:
-    """The `calibration` or `fit` half of every set's dev split."""
-    want = half == "calibration"
-    return {name: [r for r in read_rows(data / name / "dev.jsonl") if is_calibration_row(name, r.id) == want]
-            for name in SETS}  # fmt: skip
+def split_rule_of(calibration_file: Path = CALIBRATION_FILE) -> str:
+    """The fit/calibration rule a model's calibration.json names; files from before the key: "row"."""
+    try:
+        return json.loads(Path(calibration_file).read_text()).get("split_rule", "row")
+    except FileNotFoundError:
+        return "group"
+
+
+def load_half(data: Path, half: str, rule: str | None = None) -> dict[str, list[ClaimRow]]:
+    """The `calibration` or `fit` half of every set's dev split under `rule` (default: the shipped model's)."""
+    rule = rule or split_rule_of()
+    out = {}
+    for name in SETS:
+        rows = read_rows(data / name / "dev.jsonl")
+        held_out = calibration_ids(name, [(r.id, r.claim, r.evidence) for r in rows], rule)
+        out[name] = [r for r in rows if (r.id in held_out) == (half == "calibration")]
+    return out
 
 
 def gold_of(rows: Sequence[ClaimRow]) -> np.ndarray:
@@ -229,9 +243,13 @@ def main() -> None:
                          "calibration halves only, or also the variant fitted on the fit halves (scores them)")
     ap.add_argument("--gate-out", type=Path, default=None, help="gate.json path (default: beside the model)")
     ap.add_argument("--gate-report", type=Path, default=None)
+    ap.add_argument("--split", choices=CLAIM_SPLIT_RULES, default=None,
+                    help="the fit/calibration rule the model was trained with (train_entailment.py --split); "
+                         "default: the shipped model's for the shipped model, 'group' for a --model")
     args = ap.parse_args()
+    args.split = args.split or ("group" if args.model else split_rule_of())
     t0 = time.time()
-    data = load_half(args.data, "calibration")
+    data = load_half(args.data, "calibration", args.split)
     lengths = [int(x) for x in args.lengths.split(",")]
     options = [None if x == "all" else int(x) for x in args.options.split(",")]
 
@@ -274,7 +292,8 @@ def main() -> None:
     # 3. thresholds, with every stage of the runtime checkers
     scored = {n: score_set(rows, scorer) for n, rows in data.items()}
     calibration = {
-        "split": SPLIT,
+        "split": SPLIT.format(rule=args.split),
+        "split_rule": args.split,
         "rows": {n: len(rows) for n, rows in data.items()},
         "criterion": "mean balanced accuracy over the five sets, one global threshold",
         "model": model_table(scored),
@@ -292,7 +311,7 @@ def main() -> None:
     if args.gate != "none":
         from fit_gate import fit_gate
 
-        fit = {n: score_set(rows, scorer) for n, rows in load_half(args.data, "fit").items()} if args.gate == "both" else None
+        fit = {n: score_set(rows, scorer) for n, rows in load_half(args.data, "fit", args.split).items()} if args.gate == "both" else None
         model_path = Path(args.model) if args.model else DEFAULT_MODEL
         report = fit_gate(scored, fit, model_path, args.gate_out or ENTAILMENT_DIR / "gate.json", args.gate_report)
         print(json.dumps(report["gates"], indent=2))

@@ -139,8 +139,10 @@ def entailment_eval_rows(tok, te):
     """Calibration halves of claims/*/dev: encodings of claim vs its best window, and (set, gold) of each."""
     rows, meta = [], []
     for name in te.CLAIM_SETS:
-        for r in te.read_jsonl(te.DATA / "claims" / name / "dev.jsonl"):
-            if te.is_calibration_row(name, r["id"]):
+        rows = te.read_jsonl(te.DATA / "claims" / name / "dev.jsonl")
+        held_out = te.calibration_ids(name, [(r["id"], r["claim"], r["evidence"]) for r in rows], "group")
+        for r in rows:
+            if r["id"] in held_out:
                 rows.append(tok.encode(r["claim"], te.best_window(r["claim"], r["evidence"])))
                 meta.append((name, r["label"] == "supported"))
     return rows, meta

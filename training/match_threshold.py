@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate import DATA, SETS, load_half  # noqa: E402
+from calibrate import DATA, SETS, load_half, split_rule_of  # noqa: E402
 
 from citebound.verify.batch import predict  # noqa: E402
 from citebound.verify.checkers import make_checker  # noqa: E402
@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=CALIBRATION_FILE)
     ap.add_argument("--dry-run", action="store_true", help="print, do not write calibration.json")
     args = ap.parse_args()
-    rows = load_half(args.data, "calibration")
+    rows = load_half(args.data, "calibration", split_rule_of(args.out))  # the rule the model was trained with
     gold = {s: np.array([r.label == "supported" for r in rows[s]]) for s in SETS}
     det, full = make_checker("deterministic"), make_checker("full", threshold=0.0)
     det_supported, full_scores, full_blocked = {}, {}, {}

@@ -79,8 +79,11 @@ def _load_module(name: str, rel: str):
 
 sentence_spans = _load_module("cb_sentences", "citebound/text/sentences.py").sentence_spans
 # The one fit/calibration split rule (citebound/evaluate/splits.py): half of each claims/ dev set is
-# held out for calibration and never trained on.
-is_calibration_row = _load_module("cb_splits", "citebound/evaluate/splits.py").is_calibration_row
+# held out for calibration and never trained on. `--split group` (the default since 2026-12-02) keeps a
+# document on one side; `--split row` is the rule of the models trained before.
+_splits = _load_module("cb_splits", "citebound/evaluate/splits.py")
+is_calibration_row = _splits.is_calibration_row
+calibration_ids = _splits.calibration_ids
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -115,8 +118,15 @@ GENERATOR_DRAWS = {"factcg": 2, "squad_claims": 2, "hard_negatives": 2, "multi_s
 NLI_SCALE_WITH_GENERATORS = 0.74  # NLI shares are scaled down to make room for the generated pairs
 
 
+def fit_rows(name: str, split: str = "group") -> list[dict]:
+    """The fit half of one claims/ set's dev split under the split rule `split`."""
+    rows = read_jsonl(DATA / "claims" / name / "dev.jsonl")
+    held_out = calibration_ids(name, [(r["id"], r["claim"], r["evidence"]) for r in rows], split)
+    return [r for r in rows if r["id"] not in held_out]
+
+
 def sample_pairs(total: int, rng: random.Random, generators: list[str] | None = None,
-                 doc_window_chars: int = WINDOW_CHARS) -> tuple[list[tuple[str, str, int, bool]], dict]:
+                 doc_window_chars: int = WINDOW_CHARS, split: str = "group") -> tuple[list[tuple[str, str, int, bool]], dict]:
     """Label-balanced pairs (claim, evidence, 1=supported, is_document_level) from every set, with
     per-set counts. Document-level pairs (the generators) keep windows of up to doc_window_chars."""
     pairs: list[tuple[str, str, int, bool]] = []
@@ -138,8 +148,7 @@ def sample_pairs(total: int, rng: random.Random, generators: list[str] | None = 
         counts[name] = {"supported": take_pos, "not": take_neg}
     claim_rows = []
     for name in CLAIM_SETS:
-        rows = [r for r in read_jsonl(DATA / "claims" / name / "dev.jsonl") if not is_calibration_row(name, r["id"])]
-        claim_rows.append((name, rows))
+        claim_rows.append((name, fit_rows(name, split)))
     want = int(total * CLAIMS_SHARE)
     per_set = want // len(CLAIM_SETS)
     for name, rows in claim_rows:
@@ -245,12 +254,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--generators", default="", help="comma list of training/pairs.py generators, 'all', or '' (none)")
     ap.add_argument("--doc-max-len", type=int, default=MAX_LEN, help="max tokens of document-level (generated) pairs")
     ap.add_argument("--doc-window-chars", type=int, default=WINDOW_CHARS, help="evidence window of document-level pairs")
+    ap.add_argument("--split", choices=["group", "row"], default="group",
+                    help="fit/calibration rule for claims/ dev (citebound/evaluate/splits.py); 'row' for runs made before 2026-12-02")
     ap.add_argument("--stop-after-steps", type=int, default=0, help="testing: exit (with a checkpoint) after this many steps")
     args = ap.parse_args(argv)
     argv_list = list(argv if argv is not None else sys.argv[1:])
 
     run_dir = CACHE / args.run_name if args.run_name else None
     state = load_resume(args, run_dir, path_args=("out", "init"), default_budget=80.0)
+    if state is not None and "split" not in state["args"]:
+        args.split = "row"  # a checkpoint from before the grouped rule
     if args.out is None and not run_dir:
         args.out = OUT
 
@@ -267,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
 
     gens = [] if not args.generators else (["factcg", "squad_claims", "hard_negatives", "multi_sentence"]
                                             if args.generators == "all" else args.generators.split(","))  # fmt: skip
-    pairs, counts = sample_pairs(args.pairs, rng, gens, args.doc_window_chars)
+    pairs, counts = sample_pairs(args.pairs, rng, gens, args.doc_window_chars, args.split)
     data_sha1 = fingerprint(pairs)
     print(f"sampled {len(pairs)} pairs in {time.time() - t0:.0f}s (sha1 {data_sha1[:12]})", file=sys.stderr)
     print(json.dumps(counts), file=sys.stderr)
@@ -318,6 +331,7 @@ def main(argv: list[str] | None = None) -> None:
         "doc_max_length": args.doc_max_len,
         "doc_window_chars": args.doc_window_chars,
         "generators": gens,
+        "split_rule": args.split,
         "train_seconds": round(loop.elapsed()),
         "finished": finished_reason,
         "sessions": loop.sessions,
