@@ -95,9 +95,10 @@ from citebound.verify.checks.lexical import (
     support_fraction,
 )
 from citebound.verify.checks.comparison import comparison_conflicts
+from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.conditions import dropped_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
-from citebound.verify.checks.modality import modality_conflicts
+from citebound.verify.checks.modality import modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
@@ -119,7 +120,7 @@ _CONTRADICTION_RULES = (
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
     ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
-    ("modality", lambda c, claim, window, source: modality_conflicts(claim, window)),
+    ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)),
     ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
                                                   if c.stemming else []),
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
@@ -129,6 +130,7 @@ _CONTRADICTION_RULES = (
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
     ("condition", lambda c, claim, window, source: dropped_conditions(claim, window)),
+    ("cause", lambda c, claim, window, source: invented_causes(claim, source)),
 )  # fmt: skip
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")
 RULE_STAGES = ("numbers", *(stage for stage, _ in _CONTRADICTION_RULES))

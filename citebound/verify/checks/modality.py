@@ -12,6 +12,16 @@ entailment model) calls it supported. Modal words are ranked: an obligation (`mu
   and in one clause of it that states a modal itself, and
 - neither is negated ("need not", "not required": the negation rule reads those).
 
+A claim that states as fact what its source only hedges is unsupported too ("The drug reduces blood
+pressure" against "Early results suggest the drug may reduce blood pressure": every word of the claim is
+there, so overlap and the model support it). `stated_hedges`: the claim states no modal and no hedge, and
+every clause of the source that restates it (states all its content words) hedges the claim's own words: a
+hedge (`may`, `might`, `possibly`, `likely`, `appears to` ...) whose next content word is one of the
+claim's ("may reduce"), not a hedge of something else in the clause ("The drug, which may cause nausea,
+reduces blood pressure"). `can` and `could` are ability, not hedges. A report ("reports suggest that",
+"reportedly") is not read as a hedge: summaries drop the attribution, and the claim sets label such
+restatements supported (three of the five dev rows a first version blocked were QAGS sentences of that kind).
+
 A capitalised "May" inside a sentence, or before a number, is the month ("on 3 May"), not a modal. The
 evidence may also state an obligation without a modal verb ("Drivers need a valid licence", "are
 obligated to"): read there only, so those words can stop a conflict but never make one.
@@ -97,6 +107,46 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     if not c_content or not c_content <= e_content or not _restated_with_a_modal(evidence, c_content):
         return []
     return [f"the claim says {c_word!r} where the source says {e_word!r}"]
+
+
+# Words that hedge what follows them: the source says it may be so, not that it is.
+_HEDGES = frozenset("may might possibly perhaps probably likely unlikely potentially presumably allegedly".split())
+_SEEM = frozenset({"appear", "appears", "appeared", "seem", "seems", "seemed"})  # "appears to", "seems to"
+
+
+def _hedge_words(toks: list[str]) -> list[int]:
+    """Positions of the hedges in `toks` ("appears" / "seems" only before "to")."""
+    return [k for k, t in enumerate(toks) if t in _HEDGES or (t in _SEEM and toks[k + 1 : k + 2] == ["to"])]
+
+
+def stated_hedges(claim: str, evidence: str) -> list[str]:
+    """The source's hedge where the claim states as fact what every restating clause of the source only
+    hedges; empty otherwise."""
+    c_toks = tokens(_months_named(claim))
+    if not c_toks or _modals(c_toks) or _hedge_words(c_toks):
+        return []  # the claim hedges or states a modal itself (the modality ranks above read those)
+    if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
+        return []  # a negated claim is the negation rule's
+    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS}
+    if len(c_content) < 2:
+        return []
+    clauses = list(restating_clauses(_months_named(evidence), c_content))
+    hedges = []
+    for clause in clauses:
+        toks = tokens(clause)
+        found = [toks[k] for k in _hedge_words(toks) if _next_content(toks, k) in c_content]
+        if not found:
+            return []  # a clause states it plainly
+        hedges.append(found[0])
+    return [f"the claim states as fact what the source only hedges ({hedges[0]!r})"] if hedges else []
+
+
+def _next_content(toks: list[str], k: int) -> str | None:
+    """The stem of the first content word after position k ("may significantly reduce" -> "reduc")."""
+    for t in toks[k + 1 : k + 6]:
+        if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS and not t.endswith("ly") and t != "that":
+            return stem(t)
+    return None
 
 
 def _denied_obligation(c_content: set[str], evidence: str) -> str | None:

@@ -382,6 +382,52 @@ def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
     return frozenset(out) if per else frozenset()
 
 
+_TIMES = ("second", "minute", "hour", "day", "night", "week", "month", "quarter", "year")
+# "5 tonnes daily": the adverb of a time unit is a rate per it
+_TIME_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
+                 "quarterly": "quarter", "yearly": "year", "annually": "year"}
+# "5 million a year later" is no rate: a time unit after "a" that words like these follow measures a gap
+_NOT_A_RATE_AFTER = re.compile(r"\s+(?:later|earlier|ago|before|after|old|long|apart|in\s+advance|or\s+so)\b", re.IGNORECASE)
+
+
+def time_rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
+    """The time units the number ending at `pos` is a rate per, past its unit (two words at most), however
+    the rate is written: "5 tonnes a day", "per day", "/day", "daily" -> {day}. Empty when none follows or
+    the unit measures a gap ("a year later", "a week in advance"). `rate_after` reads "a day" only beside a
+    "per"; this reading is compared only with another time rate, so "10 euros a month" against a source
+    that gives no rate is still left to the other checks."""
+    at = pos
+    for _ in range(3):
+        word = _UNIT_WORD.match(text, at)
+        if _PER.match(text, at) or word is None:
+            break
+        adverb = _TIME_ADVERBS.get(word.group(0).strip().lower())
+        if adverb:
+            return frozenset({word_stem(adverb)})
+        at = word.end()
+    out = set()
+    while (m := _PER.match(text, at)) is not None:
+        name = _RATE_WORDS.get(m.group(2).lower(), m.group(2).lower())
+        if m.group(1)[0].lower() == "a" and _NOT_A_RATE_AFTER.match(text, m.end()):
+            return frozenset()
+        if name.rstrip("s") in _TIMES:
+            out.add(word_stem(name.rstrip("s")))
+        at = m.end()
+    return frozenset(out)
+
+
+def _other_rate(claim: str, claim_end: int, source: str, source_end: int, word_stem) -> str | None:
+    """How the claim's rate reads ("per 'month'", "a 'day'") when the source gives the number another
+    rate: per other things (`rate_after`), or per another time unit however written (`time_rate_after`)."""
+    for read, say in ((rate_after, lambda r: f"per {' per '.join(sorted(r))!r}"),
+                      (time_rate_after, lambda r: f"a {' and '.join(sorted(r))!r}")):  # fmt: skip
+        claimed = read(claim, claim_end, word_stem)
+        got = read(source, source_end, word_stem) if claimed else frozenset()
+        if got and got != claimed:
+            return say(claimed)
+    return None
+
+
 # What a number is said of by a phrase right after it: "9 am on Sundays", "300 euros for members"
 # (past the number's unit; the words joined by "and" / "or" up to the next punctuation or number)
 _QUALIFIER = re.compile(r"\s+(on|for|during|in)\s+(?:the\s+|all\s+)?((?:[^\W\d_]+(?:\s+(?:and|or)\s+|\s+)?){1,3})",
@@ -562,13 +608,12 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 failures.append((0, f"{describe(mention)} only as {_quote(source[max(0, found.start - 12):found.end])!r},"
                                     f" not {said_before!r} it"))  # fmt: skip
                 continue
-            claimed_rate = rate_after(claim, mention.end, word_stem)
-            got_rate = rate_after(source, found.end, word_stem) if claimed_rate else frozenset()
-            if got_rate and got_rate != claimed_rate:
+            if other_rate := _other_rate(claim, mention.end, source, found.end, word_stem):
                 # "10 euros per month" is not stated by "10 euros per user per month": a rate is per what
-                # the source says it is per (a source that gives no rate is left to the other checks)
+                # the source says it is per (a source that gives no rate is left to the other checks);
+                # "5 tonnes a day" is not stated by "5 tonnes a week"
                 failures.append((0, f"{describe(mention)} only as {_quote(source[found.start:found.end + 40])!r}, "
-                                    f"not per {' per '.join(sorted(claimed_rate))!r}"))  # fmt: skip
+                                    f"not {other_rate}"))  # fmt: skip
                 continue
             claimed_dim = dimension(wanted.words) if wanted.units else None
             if claimed_dim and (got_dim := dimension(got.words)) and got_dim != claimed_dim:

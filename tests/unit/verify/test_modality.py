@@ -69,3 +69,49 @@ def test_pm_is_not_am():
     v = Cascade().check_pair("The store closes at 8 pm.", "The store closes at 8 am.")
     assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
     assert Cascade().check_pair("The store closes at 8 pm.", "The store closes at 8 p.m.").stage != "numbers"
+
+
+# -- a hedge stated as fact (checks/modality.py `stated_hedges`) ---------------------------------------------
+from citebound.verify.checks.modality import stated_hedges  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The drug reduces blood pressure.", "Early results suggest the drug may reduce blood pressure."),
+        ("Patients experience dizziness.", "Patients might experience dizziness."),
+        ("Prices will rise.", "It is likely that prices will rise."),
+        ("The bridge collapsed because of corrosion.", "The bridge possibly collapsed because of corrosion."),
+        ("The species is extinct in the wild.", "The species appears to be extinct in the wild."),
+        ("Customers return items within 30 days.", "Customers may return items within 30 days."),
+    ],
+)
+def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
+    assert stated_hedges(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "modality"), v.reason
+    assert "hedges" in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        # the hedge is of something else in the clause
+        ("The drug reduces blood pressure.", "The drug, which may cause nausea, reduces blood pressure."),
+        # the claim keeps the hedge, or a modal of its own
+        ("The drug may reduce blood pressure.", "The drug may reduce blood pressure."),
+        ("Customers can return items within 30 days.", "Customers may return items within 30 days."),
+        # another clause states it plainly
+        ("The drug reduced blood pressure.", "The drug may reduce pain. The drug reduced blood pressure."),
+        # a report is not a hedge: summaries drop the attribution (QAGS labels those supported)
+        ("Juventus offered 23 million for Dybala.", "Reports in Italy suggest that Juventus offered 23 million for Dybala."),
+        ("The CEO resigned on Monday.", "The CEO reportedly resigned on Monday."),
+        # "can" and "could" are ability; the month "May" is no modal
+        ("The device records video.", "The device can record video."),
+        ("The meeting is on 3 May.", "The meeting is on 3 May."),
+        # a negated claim is the negation rule's
+        ("The drug does not reduce blood pressure.", "The drug may not reduce blood pressure."),
+    ],
+)
+def test_what_is_not_a_hedge_stated_as_fact(claim, source):
+    assert stated_hedges(claim, source) == []

@@ -37,3 +37,53 @@ def test_a_rate_per_something_else_is_unsupported_and_named():
     assert same.stage != "numbers", same.reason
     no_rate = Cascade().check_pair("The plan costs 10 euros per month.", "The plan costs 10 euros, billed monthly.")
     assert no_rate.stage != "numbers", no_rate.reason  # the source gives no rate: not this rule's to judge
+
+
+# -- a rate per a time unit, however written ("a day", "per day", "daily"): `time_rate_after` ---------------
+from citebound.verify.checks.numbers import time_rate_after  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "text, per",
+    [
+        ("5 tonnes a day", {"day"}),
+        ("5 tonnes daily", {"day"}),
+        ("5 tonnes per week", {"week"}),
+        ("10 euros an hour", {"hour"}),
+        ("10 euros per user per month", {"month"}),
+        ("5 million a year later", set()),  # a gap, not a rate
+        ("2 days in advance", set()),
+        ("12 paintings and 3 drawings", set()),
+    ],
+)
+def test_what_time_unit_a_number_is_per(text, per):
+    number = re.search(r"\d+", text)
+    assert set(time_rate_after(text, number.end())) == per
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The plant produces 5 tonnes a day.", "The plant produces 5 tonnes a week."),
+        ("The plant produces 5 tonnes daily.", "The plant produces 5 tonnes weekly."),
+        ("The fee is 10 euros a month.", "The fee is 10 euros a year."),
+        ("Take two tablets a day.", "Take two tablets a week."),
+    ],
+)
+def test_a_rate_per_another_time_unit_is_unsupported(claim, source):
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The plant produces 5 tonnes a day.", "The plant produces 5 tonnes per day."),
+        ("The plant produces 5 tonnes per day.", "The plant produces 5 tonnes a day."),
+        ("The fee is 10 euros a month.", "The fee is 10 euros."),  # no rate in the source: not this rule's
+        ("The company raised 5 million.", "Two years later the company raised 5 million a year."),
+        ("The shop is open 24 hours a day.", "The shop is open 24 hours a day, 7 days a week."),
+    ],
+)
+def test_the_same_time_rate_or_none_is_not_blocked(claim, source):
+    assert Cascade().check_pair(claim, source).stage != "numbers"

@@ -1,0 +1,67 @@
+"""The cause check: a claim must not give a cause its source never states.
+
+"The factory closed because of falling demand" against "The factory closed in 2015. Demand had been
+falling for years.": every content word of the claim is in the source, so word overlap and the
+entailment model (P = 0.72) support it, but the source never says one led to the other. `invented_causes`:
+the claim joins two statements with a causal connective ("because", "due to", "as a result of", "caused
+by", "led to" ...) and the source states no cause or consequence at all: none of a broad list of causal
+words ("because", "due", "cause", "result", "lead"/"led", "so", "therefore", "since", "after",
+"following", "reason", "blamed", "attributed", "thanks", "response", "prompted", "triggered", ...). The list
+is wide on purpose: a source that says any of them is left to the other checks, so the rule fires only
+where no reading of the source gives a cause. A verb can state the cause too ("Fog delayed flights" is
+"Flights were delayed because of fog"): a source sentence that states the claim's effect (all its content
+words) and names its cause (one of its words) is left alone as well, so the rule fires where the source
+states the two apart ("Engineers found cracks in the bridge. The bridge was closed in May."). A negated claim ("not
+because of") is left alone. The price of the wide list: a temporal "since January" or "after the
+meeting" in the source also makes the rule step aside.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citebound.text.sentences import sentence_spans
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.tokenize import is_contracted_negation, tokens
+
+# a causal link the claim states: "because (of)", "due to", "owing to", "as a result of", "caused by",
+# "thanks to", "led to" / "leads to", "resulted in", "result of"
+_CLAIMED_CAUSE = re.compile(
+    r"\b(?:because(?:\s+of)?|due\s+to|owing\s+to|as\s+a\s+(?:result|consequence)\s+of|caused\s+by|thanks\s+to|"
+    r"(?:led|leads|lead|leading)\s+to|result(?:ed|s)?\s+(?:in|from)|the\s+result\s+of|on\s+account\s+of)\b",
+    re.IGNORECASE,
+)
+# any word with which a source may state a cause or a consequence (stems and forms; wide on purpose)
+_CAUSAL_WORDS = frozenset(
+    "because cause caused causes causing due owing result results resulted resulting consequence consequences "
+    "consequently lead leads led leading so therefore thus hence since as after following followed reason "
+    "reasons why blame blamed blames attributed attribute attributes attributing thanks response responded "
+    "prompted prompting triggered triggers trigger drove driven drive drives contributed contributing "
+    "contributes factor factors effect effects affected impact impacted behind amid explained explains "
+    "stemmed stems forced forcing made makes sparked fuelled fueled boosted hit hurt".split()
+)
+_NEGATIONS = frozenset("not no never".split())
+
+
+def invented_causes(claim: str, source: str) -> list[str]:
+    """The claim's causal connective where the whole source states no cause or consequence; else empty."""
+    m = _CLAIMED_CAUSE.search(claim)
+    if m is None:
+        return []
+    before = tokens(claim[: m.start()])
+    if before and (before[-1] in _NEGATIONS or is_contracted_negation(before[-1])):
+        return []  # "not because of": the claim denies a cause
+    if not before or not tokens(claim[m.end() :]):
+        return []  # no statement on one side: nothing is joined
+    if any(t in _CAUSAL_WORDS for t in tokens(source)):
+        return []
+    effect, cause = _content(before), _content(tokens(claim[m.end() :]))
+    for start, end in sentence_spans(source) or [(0, len(source))]:
+        words = _content(tokens(source[start:end]))
+        if effect <= words and words & cause:
+            return []  # one sentence names both: a verb may state the cause ("Fog delayed flights")
+    return [f"the claim says {' '.join(m.group(0).split())!r}; the source states no cause"]
+
+
+def _content(toks: list[str]) -> set[str]:
+    return {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}
