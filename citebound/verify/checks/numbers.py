@@ -461,6 +461,31 @@ def qualifier_after(text: str, end: int, word_stem=_word_stem,
     return m.group(1).lower(), frozenset(map(word_stem, words)), phrase
 
 
+# Words that tell one of a kind from another ("the second quarter", "the northern region"), each group one
+# meaning: only these are read, so "the last year" and "the final year" are not two years.
+_WHICH_ONE = {w: k for k, group in enumerate((
+    "first 1st", "second 2nd", "third 3rd", "fourth 4th", "fifth 5th", "sixth 6th", "seventh 7th", "eighth 8th",
+    "ninth 9th", "tenth 10th", "spring", "summer", "autumn fall", "winter", "north northern", "south southern",
+    "east eastern", "west western", "morning", "afternoon", "evening", "upper", "lower",
+)) for w in group.split()}  # fmt: skip
+
+
+def _other_of_the_same(claimed: tuple[str, frozenset[str], str], got: tuple[str, frozenset[str], str]) -> bool:
+    """Whether two qualifiers name another one of the same thing: the same preposition and last word, and
+    before it words of _WHICH_ONE of other meanings ("in the second quarter" / "in the first quarter", "in
+    the northern region" / "in the southern region"; not "in the quarter" / "in the first quarter", nor
+    "in the last year" / "in the final year")."""
+    if claimed[0] != got[0]:
+        return False
+    mine, theirs = ([w.casefold() for w in _WORDS.findall(q[2])] for q in (claimed, got))
+    head = mine[-1]  # the phrase after the source's number may run on ("the first quarter and fell ...")
+    if head not in theirs:
+        return False
+    mine_which = {_WHICH_ONE[w] for w in mine[:-1] if w in _WHICH_ONE}
+    theirs_which = {_WHICH_ONE[w] for w in theirs[: theirs.index(head)] if w in _WHICH_ONE}
+    return bool(mine_which) and bool(theirs_which) and not mine_which & theirs_which
+
+
 _YEAR_AFTER = re.compile(r"\s+(?:in|during)\s+((?:1[89]|20)\d\d)\b", re.IGNORECASE)
 
 
@@ -631,6 +656,13 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 said = source[found.start : _past_unit(source, found.end)] + " " + got_q[2]
                 other_said = claimed_qualifier[2]
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number {other_said!r}"))
+                continue
+            if claimed_qualifier and (got_q := qualifier_after(source, found.end, word_stem)) \
+                    and _other_of_the_same(claimed_qualifier, got_q):
+                # "rose 5 % in the second quarter" is not stated by "rose 5 % in the first quarter": the same
+                # thing ("quarter"), another one of it
+                said = source[found.start : _past_unit(source, found.end)] + " " + got_q[2]
+                failures.append((0, f"{describe(mention)} only as {said!r}, not {claimed_qualifier[2]!r}"))
                 continue
             if claimed_verb and others and (got_verb := word_before(source, found.start)) \
                     and word_stem(got_verb) not in claim_stems and any(

@@ -75,6 +75,10 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
         ("The car weighs 1,500 kg.", "The truck weighs 1,500 kg and the car 900 kg.", "and another number for 'car'"),
         ("The trial recruited 1,200 participants.", "The trial screened 1,200 people and recruited 900 participants.",
          "and another number as 'recruited'"),
+        ("Sales rose 5% in the second quarter.", "Sales rose 5% in the first quarter and fell in the second.",
+         "not 'in the second quarter'"),
+        ("Unemployment reached 30 % in the northern region.", "Unemployment reached 30 % in the southern region.",
+         "not 'in the northern region'"),
     ],
 )  # fmt: skip
 def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_attached_to(claim, source, why, full):
@@ -87,6 +91,9 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
     "claim, source",
     [
         ("The tower is 330 m tall.", "The tower is 330 metres tall."),
+        ("Sales rose 5% in the 2nd quarter.", "Sales rose 5% in the second quarter."),  # one quarter, two spellings
+        ("Sales rose 5% in the quarter.", "Sales rose 5% in the first quarter."),  # no other quarter named
+        ("The tax rose 2 percent in the last year.", "The tax rose 2 percent in the final year."),  # not read
         ("The tower is 330 meters tall.", "The tower is 330 m tall."),
         ("The tower is 330 metres tall.", "The tower is 330m tall."),
         ("Tickets cost €12.90.", "A ticket costs 12.90 euros."),
