@@ -24,8 +24,8 @@ TRAIN=(nice -n 10 .venv-train/bin/python training/train_entailment.py)
 GEN=factcg,squad_claims,hard_negatives,multi_sentence,detail
 
 if [[ "${STAGES12:-0}" == 1 ]]; then
-    "${TRAIN[@]}" --pairs 64000 --budget-minutes 90 --seed 13 --out "$OUT/stage1"
-    "${TRAIN[@]}" --pairs 100000 --budget-minutes 95 --seed 14 --lr 3e-5 --init "$OUT/stage1/cross_encoder.pt" \
+    "${TRAIN[@]}" --pairs 64000 --budget-minutes 90 --seed 13 --split row --out "$OUT/stage1"
+    "${TRAIN[@]}" --pairs 100000 --budget-minutes 95 --seed 14 --split row --lr 3e-5 --init "$OUT/stage1/cross_encoder.pt" \
         --out "$OUT/stage2"
     INIT="$OUT/stage2/cross_encoder.pt"
 else
@@ -46,7 +46,9 @@ stage() {
     elif [[ -f "$CACHE/$name/state.pt" ]]; then
         "${TRAIN[@]}" --run-name "$name" --resume
     else
-        "${TRAIN[@]}" --run-name "$name" --init "$init" --lr 2e-5 --warmup 0.02 --threads 2 --checkpoint-minutes 5 "$@"
+        # --split row: the fit/calibration rule these stages were trained with (the grouped rule is the
+        # default since 2026-12-02; citebound/evaluate/splits.py)
+        "${TRAIN[@]}" --run-name "$name" --init "$init" --lr 2e-5 --warmup 0.02 --threads 2 --checkpoint-minutes 5 --split row "$@"
     fi
 }
 # the NLI mix + claims/ dev fit halves + the document-level generators of training/pairs.py, 128 tokens
@@ -59,8 +61,8 @@ stage stage6k "$CACHE/stage5/cross_encoder.pt" --pairs 80000 --seed 29 --generat
 CAND="$OUT/candidate"
 mkdir -p "$CAND"
 .venv-train/bin/python training/export_onnx.py --checkpoint "$CACHE/stage6k/cross_encoder.pt" --out "$CAND/model.onnx"
-OMP_NUM_THREADS=1 .venv/bin/python training/calibrate.py --options 1 --model "$CAND/model.onnx" --out "$CAND/calibration.json"
-OMP_NUM_THREADS=1 .venv/bin/python training/calibrate.py --options 1 --out "$OUT/shipped_calibration.json"
+OMP_NUM_THREADS=1 .venv/bin/python training/calibrate.py --options 1 --split row --model "$CAND/model.onnx" --out "$CAND/calibration.json"
+OMP_NUM_THREADS=1 .venv/bin/python training/calibrate.py --options 1 --split row --out "$OUT/shipped_calibration.json"
 OMP_NUM_THREADS=1 .venv/bin/python training/candidate_checks.py --model "$CAND/model.onnx" \
     --calibration "$CAND/calibration.json" --paired "$OUT/shipped_calibration.json" --out "$CAND/paired.json"
 if .venv/bin/python - "$CAND/paired.json" <<'PY'
