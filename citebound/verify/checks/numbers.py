@@ -425,7 +425,22 @@ def _other_rate(claim: str, claim_end: int, source: str, source_end: int, word_s
         got = read(source, source_end, word_stem) if claimed else frozenset()
         if got and got != claimed:
             return say(claimed)
+        if read is time_rate_after and claimed and (often := _frequency(source, source_end)) \
+                and not _frequency(claim, claim_end):
+            # "two tablets a day" is not stated by "two tablets twice a day": the source says how often
+            return f"a {' and '.join(sorted(claimed))!r} without {often!r}"
     return None
+
+
+_FREQUENCY = re.compile(r"\s*(?:[^\W\d_]+\s+){0,2}?(twice|thrice|(?:\d+|two|three|four|five|six)\s+times)\s+"
+                        r"(?:an?\s+|per\s+|every\s+|/\s*)?[^\W\d_]+", re.IGNORECASE)
+
+
+def _frequency(text: str, pos: int) -> str | None:
+    """How often the amount after the number ending at `pos` is given, when a frequency stands before its time
+    rate: "2 tablets twice a day" -> "twice", "1 g three times daily" -> "three times"; "once" is none."""
+    m = _FREQUENCY.match(text, pos)
+    return " ".join(m.group(1).lower().split()) if m and time_rate_after(text, m.end(1)) else None
 
 
 # What a number is said of by a phrase right after it: "9 am on Sundays", "300 euros for members"

@@ -68,6 +68,9 @@ def test_what_time_unit_a_number_is_per(text, per):
         ("The plant produces 5 tonnes daily.", "The plant produces 5 tonnes weekly."),
         ("The fee is 10 euros a month.", "The fee is 10 euros a year."),
         ("Take two tablets a day.", "Take two tablets a week."),
+        # the source says how often: two tablets twice a day are four
+        ("Take two tablets a day.", "Take two tablets twice a day."),
+        ("Take 2 tablets daily.", "Take 2 tablets three times daily."),
     ],
 )
 def test_a_rate_per_another_time_unit_is_unsupported(claim, source):
@@ -83,6 +86,9 @@ def test_a_rate_per_another_time_unit_is_unsupported(claim, source):
         ("The fee is 10 euros a month.", "The fee is 10 euros."),  # no rate in the source: not this rule's
         ("The company raised 5 million.", "Two years later the company raised 5 million a year."),
         ("The shop is open 24 hours a day.", "The shop is open 24 hours a day, 7 days a week."),
+        ("Take two tablets twice a day.", "Take two tablets twice a day."),
+        ("Take 500 mg a day.", "Take 500 mg a day, split into two doses."),
+        ("Buses run 6 times a day.", "Buses run 6 times a day."),
     ],
 )
 def test_the_same_time_rate_or_none_is_not_blocked(claim, source):
