@@ -33,7 +33,7 @@ from timer import Timer  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from citebound.evaluate.splits import calibration_ids  # noqa: E402
+from citebound.evaluate.splits import calibration_ids, model_split_rule  # noqa: E402
 from citebound.verify.checks.entailment import CALIBRATION_FILE  # noqa: E402
 from citebound.metrics import pick_threshold  # noqa: E402
 from citebound.verify.batch import (  # noqa: E402
@@ -58,7 +58,7 @@ GLOBAL_MAX_CANDIDATES = 1000
 def dev_rows(folder: Path, checker_name: str):
     rows = read_rows(folder / "dev.jsonl")
     if checker_name in CALIBRATED:  # under the split rule the shipped model was trained with
-        rule = json.loads(CALIBRATION_FILE.read_text()).get("split_rule", "row")
+        rule = model_split_rule(json.loads(CALIBRATION_FILE.read_text()))
         held_out = calibration_ids(folder.name, [(r.id, r.claim, r.evidence) for r in rows], rule)
         rows = [r for r in rows if r.id in held_out]
     return rows

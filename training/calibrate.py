@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from citebound.evaluate.splits import CLAIM_SPLIT_RULES, calibration_ids
+from citebound.evaluate.splits import CLAIM_SPLIT_RULES, calibration_ids, model_split_rule
 from citebound.metrics.balanced_accuracy import balanced_accuracy
 from citebound.metrics.threshold import pick_threshold
 from citebound.models.cross_encoder import sigmoid
@@ -66,9 +66,9 @@ SPLIT = "claims/*/dev.jsonl, calibration half (citebound.evaluate.splits.calibra
 
 
 def split_rule_of(calibration_file: Path = CALIBRATION_FILE) -> str:
-    """The fit/calibration rule a model's calibration.json names; files from before the key: "row"."""
+    """The fit/calibration rule a model's calibration.json names (`model_split_rule`)."""
     try:
-        return json.loads(Path(calibration_file).read_text()).get("split_rule", "row")
+        return model_split_rule(json.loads(Path(calibration_file).read_text()))
     except FileNotFoundError:
         return "group"
 

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from calibrate import DATA, SETS, load_half  # noqa: E402
 from match_threshold import matched_threshold, rates  # noqa: E402
 
+from citebound.evaluate.splits import model_split_rule  # noqa: E402
 from citebound.metrics import balanced_accuracy  # noqa: E402
 from citebound.verify import verify_answer  # noqa: E402
 from citebound.verify.batch import predict  # noqa: E402
@@ -68,7 +69,7 @@ def candidate_full(model: str, calibration: dict, threshold: float):
 
 def matched(model: str, calibration: dict, data: Path) -> dict:
     """match_threshold.py's rule for a candidate model (scores from the runtime checkers)."""
-    rows = load_half(data, "calibration", calibration.get("split_rule", "row"))  # the candidate's rule
+    rows = load_half(data, "calibration", model_split_rule(calibration))  # the candidate's rule
     gold = {s: np.array([r.label == "supported" for r in rows[s]]) for s in SETS}
     det = make_checker("deterministic")
     full = candidate_full(model, calibration, 0.0)
@@ -120,7 +121,7 @@ def paired_dev(model: str, calibration: dict, shipped_calibration: dict, data: P
     """`model` and `full` of the candidate and of the shipped model, each at its own balanced-accuracy
     threshold from its calibrate.py output, on the dev calibration halves; mean BA of each and a paired
     bootstrap over claims (rows resampled within each set, thresholds fixed) of candidate - shipped."""
-    rows = load_half(data, "calibration", calibration.get("split_rule", "row"))  # the candidate's rule
+    rows = load_half(data, "calibration", model_split_rule(calibration))  # the candidate's rule
     gold = {s: np.array([r.label == "supported" for r in rows[s]]) for s in SETS}
     cand_full = candidate_full(model, calibration, calibration["full"]["threshold"])
     cand_model = dataclasses.replace(make_checker("model", model=model, threshold=calibration["model"]["threshold"]),

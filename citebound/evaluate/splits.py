@@ -52,10 +52,15 @@ def is_rerank_dev_query(query_id: str) -> bool:
     return int(hashlib.sha1(f"rerank-dev:{query_id}".encode("utf-8")).hexdigest(), 16) % 5 == 0
 
 
-# The rule each model's calibration.json names ("split_rule"); files written before the key existed used "row".
 CLAIM_SPLIT_RULES = ("group", "row")
 # Sets whose sources recur under many claims: their rows are linked by the claim alone.
 LINK_BY_CLAIM_ONLY = frozenset({"climate_fever"})
+
+
+def model_split_rule(calibration: dict) -> str:
+    """The rule a model was trained with, as its calibration.json names it ("split_rule"); files written
+    before the key existed: "row"."""
+    return calibration.get("split_rule", "row")
 
 
 def claim_groups(set_name: str, rows: Iterable[tuple[str, str, str]]) -> dict[str, str]:

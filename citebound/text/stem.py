@@ -53,6 +53,12 @@ def is_content_word(token: str) -> bool:
     return token not in STOP_WORDS and not token.isdigit()
 
 
+def alpha_content_stems(toks: list[str]) -> set[str]:
+    """Stems of the alphabetic tokens that are not stop words (what the contradiction rules compare a claim's
+    words with a clause's by; unlike `content_stems`, a token with a digit or a hyphen is left out)."""
+    return {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}
+
+
 def content_stems(text: str) -> list[str]:
     """Stems of the content words of `text`, in order (duplicates kept)."""
     return [stem(t) for t in tokens(text) if is_content_word(t)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.sentences import sentence_spans
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import alpha_content_stems
 from citebound.text.tokenize import is_contracted_negation, tokens
 
 # a causal link the claim states: "because (of)", "due to", "owing to", "as a result of", "caused by",
@@ -51,17 +51,14 @@ def invented_causes(claim: str, source: str) -> list[str]:
     before = tokens(claim[: m.start()])
     if before and (before[-1] in _NEGATIONS or is_contracted_negation(before[-1])):
         return []  # "not because of": the claim denies a cause
-    if not before or not tokens(claim[m.end() :]):
+    after = tokens(claim[m.end() :])
+    if not before or not after:
         return []  # no statement on one side: nothing is joined
     if any(t in _CAUSAL_WORDS for t in tokens(source)):
         return []
-    effect, cause = _content(before), _content(tokens(claim[m.end() :]))
+    effect, cause = alpha_content_stems(before), alpha_content_stems(after)
     for start, end in sentence_spans(source) or [(0, len(source))]:
-        words = _content(tokens(source[start:end]))
+        words = alpha_content_stems(tokens(source[start:end]))
         if effect <= words and words & cause:
             return []  # one sentence names both: a verb may state the cause ("Fog delayed flights")
     return [f"the claim says {' '.join(m.group(0).split())!r}; the source states no cause"]
-
-
-def _content(toks: list[str]) -> set[str]:
-    return {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
 from citebound.text.sentences import sentence_spans
 from citebound.verify.checks.scope import restating_clauses
@@ -103,7 +103,7 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     (c_rank, c_word), (e_rank, e_word) = max(claimed), max(stated)
     if c_rank <= e_rank:
         return []
-    e_content = {stem(t) for t in e_toks if t.isalpha() and t not in STOP_WORDS}
+    e_content = alpha_content_stems(e_toks)
     if not c_content or not c_content <= e_content or not _restated_with_a_modal(evidence, c_content):
         return []
     return [f"the claim says {c_word!r} where the source says {e_word!r}"]
@@ -127,18 +127,17 @@ def stated_hedges(claim: str, evidence: str) -> list[str]:
         return []  # the claim hedges or states a modal itself (the modality ranks above read those)
     if any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
         return []  # a negated claim is the negation rule's
-    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS}
+    c_content = alpha_content_stems(c_toks)
     if len(c_content) < 2:
         return []
-    clauses = list(restating_clauses(_months_named(evidence), c_content))
-    hedges = []
-    for clause in clauses:
+    first = None
+    for clause in restating_clauses(_months_named(evidence), c_content):
         toks = tokens(clause)
         found = [toks[k] for k in _hedge_words(toks) if _next_content(toks, k) in c_content]
         if not found:
             return []  # a clause states it plainly
-        hedges.append(found[0])
-    return [f"the claim states as fact what the source only hedges ({hedges[0]!r})"] if hedges else []
+        first = first or found[0]
+    return [f"the claim states as fact what the source only hedges ({first!r})"] if first else []
 
 
 def _next_content(toks: list[str], k: int) -> str | None:
@@ -161,7 +160,7 @@ def _denied_obligation(c_content: set[str], evidence: str) -> str | None:
         if denied is None:
             continue
         toks = tokens(sentence)
-        if not c_content <= {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS}:
+        if not c_content <= alpha_content_stems(toks):
             continue
         plain = [t for k, t in enumerate(toks) if _RANK.get(t) == 3 or (t in _NEED and toks[k + 1 : k + 2] == ["to"])]
         if all(any(n in _NEGATIONS or is_contracted_negation(n) for n in toks[max(0, k - 2) : k])

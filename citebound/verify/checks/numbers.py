@@ -351,9 +351,9 @@ def boundary_before(text: str, start: int) -> str | None:
     return word
 
 
+_TIMES = ("second", "minute", "hour", "day", "night", "week", "month", "quarter", "year")
 # "per X", "/X", and beside one of those "a month" / "an hour" ("10 euros per user a month")
-_PER = re.compile(r"\s*(per\s+|/\s*|an?\s+(?=(?:second|minute|hour|day|night|week|month|quarter|year)\b))"
-                  r"([^\W\d_]+)", re.IGNORECASE)
+_PER = re.compile(rf"\s*(per\s+|/\s*|an?\s+(?=(?:{'|'.join(_TIMES)})\b))([^\W\d_]+)", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s*(?:[^\W\d_]+|[%€$£])")
 # abbreviations a rate is written with, read as their word ("km/h" is per hour)
 _RATE_WORDS = {"h": "hour", "hr": "hour", "hrs": "hour", "min": "minute", "s": "second", "sec": "second",
@@ -382,7 +382,6 @@ def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
     return frozenset(out) if per else frozenset()
 
 
-_TIMES = ("second", "minute", "hour", "day", "night", "week", "month", "quarter", "year")
 # "5 tonnes daily": the adverb of a time unit is a rate per it
 _TIME_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
                  "quarterly": "quarter", "yearly": "year", "annually": "year"}
@@ -419,16 +418,17 @@ def time_rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]
 def _other_rate(claim: str, claim_end: int, source: str, source_end: int, word_stem) -> str | None:
     """How the claim's rate reads ("per 'month'", "a 'day'") when the source gives the number another
     rate: per other things (`rate_after`), or per another time unit however written (`time_rate_after`)."""
-    for read, say in ((rate_after, lambda r: f"per {' per '.join(sorted(r))!r}"),
-                      (time_rate_after, lambda r: f"a {' and '.join(sorted(r))!r}")):  # fmt: skip
-        claimed = read(claim, claim_end, word_stem)
-        got = read(source, source_end, word_stem) if claimed else frozenset()
-        if got and got != claimed:
-            return say(claimed)
-        if read is time_rate_after and claimed and (often := _frequency(source, source_end)) \
-                and not _frequency(claim, claim_end):
-            # "two tablets a day" is not stated by "two tablets twice a day": the source says how often
-            return f"a {' and '.join(sorted(claimed))!r} without {often!r}"
+    per = rate_after(claim, claim_end, word_stem)
+    if per and (got := rate_after(source, source_end, word_stem)) and got != per:
+        return f"per {' per '.join(sorted(per))!r}"
+    every = time_rate_after(claim, claim_end, word_stem)
+    if not every:
+        return None
+    if (got := time_rate_after(source, source_end, word_stem)) and got != every:
+        return f"a {' and '.join(sorted(every))!r}"
+    if (often := _frequency(source, source_end)) and not _frequency(claim, claim_end):
+        # "two tablets a day" is not stated by "two tablets twice a day": the source says how often
+        return f"a {' and '.join(sorted(every))!r} without {often!r}"
     return None
 
 

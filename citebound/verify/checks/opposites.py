@@ -30,7 +30,7 @@ import os
 import re
 from collections.abc import Callable
 
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.comparison import comparisons, implicit_comparisons
 
@@ -174,10 +174,10 @@ def swapped_opposites(claim: str, window: str, in_source: Callable[[str, str], b
     pairs = opposed_words(claim, window, in_source)
     if not pairs:
         return []
-    window_stems = {stem(t) for t in tokens(window) if t.isalpha() and t not in STOP_WORDS}
+    window_stems = alpha_content_stems(tokens(window))
     if _EVERY_DAY.search(window):  # "open every day (except Mondays)" states each other day too
         window_stems |= _WEEKDAYS
-    claimed = {stem(t) for t in tokens(claim) if t.isalpha() and t not in STOP_WORDS}
+    claimed = alpha_content_stems(tokens(claim))
     out = []
     for word, hit in pairs:
         rest = claimed - {stem(_BASE.get(word, word)), stem(word)}

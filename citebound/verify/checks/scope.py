@@ -29,7 +29,7 @@ import re
 
 from citebound.text.numbers import FRACTION_WORDS, single_number
 from citebound.text.sentences import sentence_spans
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.negation import states_negation
 
@@ -50,10 +50,6 @@ _JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
-def _content(words: list[str]) -> set[str]:
-    return {stem(w) for w in words if w.isalpha() and w not in STOP_WORDS}
-
-
 def _noun_after(toks: list[str], i: int) -> str | None:
     """The first content word after position `i` (skipping "the", "of", "our"...): the noun quantified."""
     for tok in toks[i + 1 : i + 4]:
@@ -70,7 +66,7 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     if states_negation(c_toks):
         return []
     w_toks = tokens(evidence)
-    claimed = _content(c_toks)
+    claimed = alpha_content_stems(c_toks)
     out = []
     for i, tok in enumerate(c_toks):
         if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
@@ -102,7 +98,7 @@ def restating_clauses(evidence: str, rest: set[str]):
     receive a laptop; students from abroad also receive a grant")."""
     for start, end in sentence_spans(evidence):
         for clause in evidence[start:end].split(";"):
-            if rest <= _content(tokens(clause)):
+            if rest <= alpha_content_stems(tokens(clause)):
                 yield clause
 
 
