@@ -256,6 +256,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--doc-window-chars", type=int, default=WINDOW_CHARS, help="evidence window of document-level pairs")
     ap.add_argument("--split", choices=["group", "row"], default="group",
                     help="fit/calibration rule for claims/ dev (citebound/evaluate/splits.py); 'row' for runs made before 2026-12-02")
+    ap.add_argument("--bf16", action="store_true",
+                    help="bfloat16 autocast for the forward pass (weights, optimiser and loss stay float32): "
+                         "~1.45x the pairs/s on a CPU with AVX512-BF16 (2026-12-02)")
     ap.add_argument("--stop-after-steps", type=int, default=0, help="testing: exit (with a checkpoint) after this many steps")
     args = ap.parse_args(argv)
     argv_list = list(argv if argv is not None else sys.argv[1:])
@@ -308,7 +311,9 @@ def main(argv: list[str] | None = None) -> None:
 
     def step_loss(i: int) -> tuple[torch.Tensor, int]:
         ids, mask, types, y = collate(encodings, labels, batches[i])
-        return loss_fn(model(ids, mask, types), y), len(batches[i])
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+            logits = model(ids, mask, types)
+        return loss_fn(logits.float(), y), len(batches[i])
 
     finished_reason = loop.run(step_loss)
     # The weights as they stand are written either way (a stopped run can be exported and measured);
@@ -332,6 +337,7 @@ def main(argv: list[str] | None = None) -> None:
         "doc_window_chars": args.doc_window_chars,
         "generators": gens,
         "split_rule": args.split,
+        "bf16_autocast": args.bf16,
         "train_seconds": round(loop.elapsed()),
         "finished": finished_reason,
         "sessions": loop.sessions,
