@@ -18,7 +18,11 @@ cases3.jsonl (60; spent for seven kinds, docs/benchmarks.md "Seven one-line mist
 set"), cases4.jsonl (60; judged the ninth session's model candidates, then spent for three kinds). cases5.jsonl (60;
 written at the end of the ninth session, after all its changes: unspent, the next session's measure).
 cases6.jsonl (60; written at the start of the tenth session before its rule changes, committed alone
-first: the measure of whether the fixes made from the second set generalise).
+first: the measure of whether the fixes made from the second set generalise). cases7.jsonl and cases8.jsonl (60 each; 7
+spent in the eleventh session, 8 kept blind: aggregate figures only). cases9.jsonl (60; written at the
+start of the fourteenth session, 2026-12-02, by a helper that read no file of the repository; spent
+for seven kinds, docs/benchmarks.md "Seven one-line false supports from the ninth blind set").
+cases10.jsonl (60; written the same way after those seven rules, measured once before the next changes).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 

@@ -43,6 +43,27 @@ def stem(word: str) -> str:
     return hit
 
 
+# An irregular past or participle read as its verb, so that "has built" is found in "plans to build" and
+# "can be given" is what "never give" negates ("found", "left": other words too, not listed)
+IRREGULAR_BASE = {"built": "build", "bought": "buy", "made": "make", "sold": "sell", "began": "begin",
+                  "begun": "begin", "held": "hold", "won": "win", "paid": "pay", "sent": "send", "spent": "spend",
+                  "took": "take", "taken": "take", "gave": "give", "given": "give", "wrote": "write",
+                  "written": "write", "brought": "bring", "chose": "choose", "chosen": "choose", "grew": "grow",
+                  "grown": "grow", "ran": "run", "led": "lead", "became": "become", "came": "come", "drew": "draw",
+                  "drawn": "draw", "hired": "hire", "eaten": "eat", "ate": "eat", "driven": "drive",
+                  "drove": "drive", "shown": "show", "seen": "see", "known": "know", "knew": "know",
+                  "kept": "keep", "told": "tell", "taught": "teach", "thrown": "throw", "threw": "throw",
+                  "worn": "wear", "wore": "wear", "stolen": "steal", "stole": "steal", "broken": "break",
+                  "broke": "break", "spoken": "speak", "spoke": "speak", "forgotten": "forget", "forgot": "forget",
+                  "frozen": "freeze", "froze": "freeze", "hidden": "hide", "hid": "hide", "ridden": "ride",
+                  "rode": "ride", "sung": "sing", "sang": "sing", "swum": "swim", "swam": "swim"}  # fmt: skip
+
+
+def verb_stem(word: str) -> str:
+    """`stem` of a word with an irregular past read as its verb ("given" -> "give")."""
+    return stem(IRREGULAR_BASE.get(word.lower(), word))
+
+
 def stem_words(words: list[str]) -> list[str]:
     """`[stem(w) for w in words]` in one call into the C stemmer (for words not seen before)."""
     return _stemmer.stemWords(words)

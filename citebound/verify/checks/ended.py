@@ -3,7 +3,8 @@
 "Rio de Janeiro is Brazil's capital" against "Rio de Janeiro was Brazil's capital until 1960, when Brasília
 replaced it": every word of the claim is in the source, so word overlap calls it supported and the
 entailment model says P = 0.97. What the source says is that it stopped being so. This rule reads the claim
-with its present copula put in the past ("is" -> "was", "are" -> "were", "remains" -> "was"), finds that
+with its present copula put in the past ("is" -> "was", "are" -> "were", "remains" -> "was"; or "served as",
+the article after it optional: "is the principal" -> "served as principal"), finds that
 word for word in the best evidence window (`find_span`: case, spacing and punctuation aside) and reads what
 follows in the same sentence: "until", "till", "up to" or "up until" right after it (a comma before it
 allowed) ends the state, as does a "from ... to ..." / "between ... and ..." span of years. A claim in the
@@ -24,6 +25,7 @@ _PAST = {"is": "was", "are": "were", "remains": "was", "remain": "were"}
 # the claim says when itself, or speaks of the past: then the source's end date is no contradiction
 _OWN_TIME = re.compile(r"\b(?:since|until|till|still|now|today|currently|was|were|had|formerly|no\s+longer|"
                        r"not|never|\d{4})\b", re.IGNORECASE)
+_ARTICLE = re.compile(r"^\s+(?:the|a|an)\s+", re.IGNORECASE)
 # right after the claim, in the past: the state ends
 _ENDED = re.compile(
     r"\s*,?\s*(?:until|till|up\s+(?:un)?till?|up\s+to\s+(?:\d{4}|the\b))\b|"
@@ -38,12 +40,14 @@ def ended_states(claim: str, window: str) -> list[str]:
     m = _PRESENT.search(text)
     if m is None or len(text.split()) < 3 or _OWN_TIME.search(text[: m.start()] + text[m.end() :]):
         return []
-    past = text[: m.start()] + _PAST[m.group(1).lower()] + text[m.end() :]
-    span = find_span(window, past)
-    if span is None:
-        return []
-    after = window[span[1] :]
-    if not _ENDED.match(after):
-        return []
-    rest = rest_of_sentence(after)
-    return [f"the source says it was so {rest[:80]!r}, not that it still {m.group(1).lower()}"]
+    before, rest_of_claim = text[: m.start()], text[m.end() :]
+    # a post held in the past may be said with "served as" and no article ("Gerald Moss is the principal"
+    # against "Gerald Moss served as principal of Westfield Academy from 2008 to 2017")
+    office = _ARTICLE.sub(" ", rest_of_claim, count=1)
+    for past in (before + _PAST[m.group(1).lower()] + rest_of_claim, before + "served as" + rest_of_claim,
+                 before + "served as" + office):  # fmt: skip
+        span = find_span(window, past)
+        if span is not None and _ENDED.match(after := window[span[1] :]):
+            rest = rest_of_sentence(after)
+            return [f"the source says it was so {rest[:80]!r}, not that it still {m.group(1).lower()}"]
+    return []

@@ -35,12 +35,9 @@ from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.negation import CLAUSE_NEGATIONS, states_negation
-from citebound.verify.checks.scope import restating_clauses
+from citebound.verify.checks.scope import EXCEPTION_WORDS, restating_clauses
 
-_EXCEPT = re.compile(
-    r"\b(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|with\s+the\s+exception\s+of|but\s+not|save\s+for)\b",
-    re.IGNORECASE,
-)
+_EXCEPT = re.compile(rf"\b(?:{EXCEPTION_WORDS})\b", re.IGNORECASE)
 _PHRASE_END = re.compile(r"[,.;:!?()\[\]]|\s(?:and|or)\s+(?:is|are|was|were|can|will|may|must|has|have)\b")
 _CLAUSE_START = re.compile(r"[;:]")
 

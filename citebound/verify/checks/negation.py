@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.sentences import split_sentences
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, verb_stem
 from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "nobody", "nothing", "nowhere"})
@@ -188,7 +188,7 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                     and not _conditional(toks, i):  # fmt: skip
                 # "failed to improve" denies "improve" (what it reaches past the verb stays neither:
                 # "failed to show a benefit" does not say there is none)
-                negated.setdefault(stem(toks[i + 2]), f"{tok + ' to'!r} before {toks[i + 2]!r}")
+                negated.setdefault(verb_stem(toks[i + 2]), f"{tok + ' to'!r} before {toks[i + 2]!r}")
             continue
         if not _is_cue(tok):
             continue
@@ -227,7 +227,7 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                     if after and (after in _DEGREES or after.endswith("ly")):
                         break  # "do not sink as readily": a degree, not a denial
                     for w in (word, *parts.get(word, ())):  # a compound and each of its parts
-                        negated.setdefault(stem(w), f"{cue!r} before {_shown(word, parts)!r}")
+                        negated.setdefault(verb_stem(w), f"{cue!r} before {_shown(word, parts)!r}")
                     if word in _COMPLEMENT_VERBS:  # "does not believe that ...": the rest is neither
                         k = j + 1  # its complement goes on through commas ("that human activities, specifically ...")
                         while k < min(len(toks), j + 1 + 2 * _SCOPE) and (_in_clause(toks[k]) or toks[k] == ","):
@@ -253,7 +253,7 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
     for i, tok in enumerate(toks):
         if i not in in_scope and _content(tok) and not tok.endswith("ly"):
             for w in (tok, *parts.get(tok, ())):
-                plain.setdefault(stem(w), _shown(tok, parts))
+                plain.setdefault(verb_stem(w), _shown(tok, parts))
     return negated, plain
 
 
@@ -301,10 +301,10 @@ def _no_noun_aux_verb(text: str, negated: dict[str, str], plain: dict[str, str],
         for k in range(i + 2, min(len(toks) - 1, i + 5)):
             if toks[k] in _AUXILIARIES:
                 noun, verb = toks[i + 1 : k], toks[k + 1]
-                if stem(verb) in other_negated and all(t.isalpha() and t not in _CLAUSE_BREAKS for t in noun):
+                if verb_stem(verb) in other_negated and all(t.isalpha() and t not in _CLAUSE_BREAKS for t in noun):
                     for n in noun:
-                        negated.pop(stem(n), None)
-                    negated[stem(verb)] = plain.pop(stem(verb), f"'no' before {verb!r}")
+                        negated.pop(verb_stem(n), None)
+                    negated[verb_stem(verb)] = plain.pop(verb_stem(verb), f"'no' before {verb!r}")
                 break
             if not toks[k].isalpha():
                 break
@@ -332,7 +332,7 @@ def unshown(text: str) -> dict[str, str]:
             continue
         k = j + 2 + (j + 2 < len(toks) and toks[j + 2] in ("be", "have"))
         if k < len(toks) and _content(toks[k]):
-            out.setdefault(stem(toks[k]), f"{tok!r} {toks[j]!r} to … {toks[k]!r}")
+            out.setdefault(verb_stem(toks[k]), f"{tok!r} {toks[j]!r} to … {toks[k]!r}")
     return out
 
 
@@ -376,4 +376,4 @@ def _focus_sentence(claim: str, evidence: str, c_plain: dict[str, str]) -> str |
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(t) for t in clause_tokens(_joined(text)) if _content(t)}
+    return {verb_stem(t) for t in clause_tokens(_joined(text)) if _content(t)}

@@ -449,6 +449,25 @@ _QUALIFIER = re.compile(r"\s+(on|for|during|in)\s+(?:the\s+|all\s+)?((?:[^\W\d_]
                         re.IGNORECASE)
 
 
+def _range_qualifier(text: str, i: int, mentions: Sequence[NumberMention], word_stem, bare: bool = False):
+    """The qualifier of the source's i-th number, or, when it opens a range, of the range ("6 am to 10 pm on
+    weekdays": "on weekdays" qualifies 6 am as much as 10 pm)."""
+    if (q := qualifier_after(text, mentions[i].end, word_stem, bare=bare)) is not None or i + 1 >= len(mentions):
+        return q
+    nxt = mentions[i + 1]
+    if nxt.start > mentions[i].end and _RANGE.fullmatch(text, _past_unit(text, mentions[i].end), nxt.start):
+        return qualifier_after(text, nxt.end, word_stem, bare=bare)
+    return None
+
+
+def _said_with(source: str, found: NumberMention, phrase: str) -> str:
+    """The source's number as written up to its qualifier ("6 am to 10 pm on weekdays")."""
+    at = source.find(phrase, found.end)
+    if 0 <= at - found.end <= 40:
+        return " ".join(source[found.start : at + len(phrase)].split())
+    return source[found.start : _past_unit(source, found.end)] + " " + phrase
+
+
 def _past_unit(text: str, end: int) -> int:
     """Where the text after the number ending at `end` goes on past its unit ("300 euros| for")."""
     at = end
@@ -458,6 +477,9 @@ def _past_unit(text: str, end: int) -> int:
             break
         at = m.end()
     return at
+
+
+_JOIN_STOPS = frozenset({"until", "till", "from", "to", "at", "on", "in", "for", "by", "then", "the"})
 
 
 def qualifier_after(text: str, end: int, word_stem=_word_stem,
@@ -472,7 +494,9 @@ def qualifier_after(text: str, end: int, word_stem=_word_stem,
     words = [w for w in _WORDS.findall(m.group(2)) if _content(w) and w.casefold() not in ("and", "or")]
     if not words and not bare:
         return None
-    phrase = re.sub(r"\s+(?:and|or)$", "", " ".join(m.group(0).split()), flags=re.IGNORECASE)
+    phrase = " ".join(m.group(0).split())
+    # the phrase ends before a join to what follows ("on Thursdays and until 6 pm": "on Thursdays")
+    phrase = re.sub(r"(?:\s+(?:and|or)(?:\s+(?:" + "|".join(sorted(_JOIN_STOPS)) + r"))?)$", "", phrase, flags=re.IGNORECASE)
     return m.group(1).lower(), frozenset(map(word_stem, words)), phrase
 
 
@@ -485,6 +509,19 @@ _WHICH_ONE = {w: k for k, group in enumerate((
 )) for w in group.split()}  # fmt: skip
 
 
+# Words that name one of a closed kind by themselves (kind, which one): a day, the week's two parts, a part of
+# the day, a season, a month
+_EACH_ONE = {w: (kind, k) for kind, groups in enumerate((
+    ("monday mondays", "tuesday tuesdays", "wednesday wednesdays", "thursday thursdays", "friday fridays",
+     "saturday saturdays", "sunday sundays"),
+    ("weekday weekdays", "weekend weekends"),
+    ("morning mornings", "afternoon afternoons", "evening evenings", "night nights"),
+    ("spring", "summer", "autumn fall", "winter"),
+    ("january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
+     "december"),
+)) for k, group in enumerate(groups) for w in group.split()}  # fmt: skip
+
+
 def _other_of_the_same(claimed: tuple[str, frozenset[str], str], got: tuple[str, frozenset[str], str]) -> bool:
     """Whether two qualifiers name another one of the same thing: the same preposition and last word, and
     before it words of _WHICH_ONE of other meanings ("in the second quarter" / "in the first quarter", "in
@@ -494,6 +531,11 @@ def _other_of_the_same(claimed: tuple[str, frozenset[str], str], got: tuple[str,
         return False
     mine, theirs = ([w.casefold() for w in _WORDS.findall(q[2])] for q in (claimed, got))
     head = mine[-1]  # the phrase after the source's number may run on ("the first quarter and fell ...")
+    if head in _EACH_ONE and head not in theirs:
+        # the head itself is one of a kind: "on Tuesdays" / "on Thursdays", "in the morning" / "in the evening",
+        # "on weekends" / "on weekdays" (a day of the week is no other one than "weekdays": not compared)
+        first = next((w for w in theirs[1:] if w not in ("the", "all", "a", "an")), None)
+        return first in _EACH_ONE and _EACH_ONE[first][0] == _EACH_ONE[head][0] and _EACH_ONE[first] != _EACH_ONE[head]
     if head not in theirs:
         return False
     mine_which = {_WHICH_ONE[w] for w in mine[:-1] if w in _WHICH_ONE}
@@ -662,21 +704,21 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 continue
             others = [k for k, o in enumerate(mentions) if s_start <= o.start < s_end and o is not found
                       and not states_value(mention, o)]  # the sentence's other numbers  # fmt: skip
-            if claimed_qualifier and others and (got_q := qualifier_after(source, found.end, word_stem, bare=True)) \
+            if claimed_qualifier and others and (got_q := _range_qualifier(source, i, mentions, word_stem, bare=True)) \
                     and got_q[0] == claimed_qualifier[0] and not got_q[1] & claimed_qualifier[1] and any(
                         (q := qualifier_after(source, mentions[k].end, word_stem)) and q[0] == claimed_qualifier[0]
                         and q[1] & claimed_qualifier[1] for k in others):  # fmt: skip
                 # "opens at 9 am on Sundays" is not stated by "9 am on weekdays and 11 am on Sundays": the
                 # source says the value of something else and gives the claim's thing another number
-                said = source[found.start : _past_unit(source, found.end)] + " " + got_q[2]
+                said = _said_with(source, found, got_q[2])
                 other_said = claimed_qualifier[2]
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number {other_said!r}"))
                 continue
-            if claimed_qualifier and (got_q := qualifier_after(source, found.end, word_stem)) \
+            if claimed_qualifier and (got_q := _range_qualifier(source, i, mentions, word_stem)) \
                     and _other_of_the_same(claimed_qualifier, got_q):
                 # "rose 5 % in the second quarter" is not stated by "rose 5 % in the first quarter": the same
                 # thing ("quarter"), another one of it
-                said = source[found.start : _past_unit(source, found.end)] + " " + got_q[2]
+                said = _said_with(source, found, got_q[2])
                 failures.append((0, f"{describe(mention)} only as {said!r}, not {claimed_qualifier[2]!r}"))
                 continue
             if claimed_verb and others and (got_verb := word_before(source, found.start)) \

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, stem, verb_stem
 from citebound.text.tokenize import is_contracted_negation, tokens
 from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 
@@ -56,20 +56,8 @@ _NOW = frozenset({"now", "currently", "already", "today", "presently"})
 _CLAUSES = re.compile(r"(?:(?!\s(?:and|but)\s)[^.;!?,])+", re.IGNORECASE)
 
 
-# an irregular past read as its verb, so "has built" is found in "plans to build" (not "found", "left": other words)
-_BASE = {"built": "build", "bought": "buy", "made": "make", "sold": "sell", "began": "begin", "begun": "begin",
-         "held": "hold", "won": "win", "paid": "pay", "sent": "send", "spent": "spend", "took": "take",
-         "taken": "take", "gave": "give", "given": "give", "wrote": "write", "written": "write", "brought": "bring",
-         "chose": "choose", "chosen": "choose", "grew": "grow", "grown": "grow", "ran": "run", "led": "lead",
-         "became": "become", "came": "come", "drew": "draw", "drawn": "draw", "hired": "hire"}  # fmt: skip
-
-
-def _verb_stem(tok: str) -> str:
-    return stem(_BASE.get(tok.lower(), tok))
-
-
 def _stems(text: str) -> set[str]:
-    return {_verb_stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NOW}
+    return {verb_stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in _NOW}
 
 
 def plan_conflicts(claim: str, evidence: str) -> list[str]:
@@ -92,6 +80,6 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
         only_planned = (claimed & words) - stated if planned else set()
         if only_planned:
             cue = _PLAN.search(text).group(0)  # type: ignore[union-attr]
-            named = ", ".join(repr(t) for t in dict.fromkeys(t for t in tokens(claim) if _verb_stem(t) in only_planned))
+            named = ", ".join(repr(t) for t in dict.fromkeys(t for t in tokens(claim) if verb_stem(t) in only_planned))
             out.append(f"the source states {named} only as to come ({cue!r}: {' '.join(text.split())!r})")
     return out

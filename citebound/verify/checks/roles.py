@@ -133,17 +133,25 @@ def _clauses(text: str) -> list[list[str]]:
         if tok == "," and k + 1 < len(toks) and toks[k + 1].endswith("ing") and _is_verb(toks[k + 1]):
             out.append([])  # ", beating Madrid": a participle's clause, of what it names, not the verb's before
             continue
-        if tok.casefold() in ("and", "but") and out[-1] and not _is_name(out[-1][-1]) \
-                and k + 2 < len(toks) and _is_name(toks[k + 1]) and _is_verb(toks[k + 2]):  # fmt: skip
-            out.append([])
+        if tok.casefold() in ("and", "but", "while", "whereas") and out[-1] and not _is_name(out[-1][-1]) \
+                and _is_verb(_after_name(toks, k + 1)):  # fmt: skip
+            out.append([])  # "..., while Marcus Yeo became head of operations": another subject's clause
             continue
         out[-1].append(tok)
     return [c for c in out if c]
 
 
+def _after_name(toks: list[str], k: int) -> str:
+    """The token after the run of name words from k ("Marcus Yeo became": "became"); "" when no name is at k."""
+    j = k
+    while j < len(toks) and _is_name(toks[j]):
+        j += 1
+    return toks[j] if k < j < len(toks) else ""
+
+
 def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
-    """(role, verb stem, the names in it, the verb as written) for each "NAME VERB", "VERB by NAME",
-    "VERB in/at NAME"."""
+    """(role, verb stem, the names in it, the verb as written) for each "NAME VERB", "VERB by NAME" (who),
+    "NAME was VERB" with no agent (whom: "Lena Brandt was appointed"), "VERB in/at NAME" (where)."""
     out = []
     for i, tok in enumerate(clause):
         past = _is_past(tok)
@@ -154,6 +162,10 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
             out.append(("who", verb, frozenset(who), tok))
         if past and i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
             out.append(("who", verb, frozenset(agent), tok))
+        elif past and i >= 2 and clause[i - 1].casefold() in ("was", "were") and (whom := _name_before(clause, i - 1)) \
+                and (i - 1 == len(whom) or not _is_name(clause[i - len(whom) - 2])):  # fmt: skip
+            # "Lena Brandt was appointed chief financial officer": to whom the deed was done (no agent named)
+            out.append(("whom", verb, frozenset(whom), tok))
         for j in range(i + 1, min(len(clause) - 1, i + 1 + _PLACE_REACH)):
             if clause[j] in _PLACE_PREPS and (_is_name(clause[j + 1]) or (
                     clause[j + 1] == "the" and j + 2 < len(clause) and _is_name(clause[j + 2]))):  # fmt: skip
@@ -210,7 +222,7 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
         said = [ns for c in stating for r, v, ns, _ in _roles(c) if r == role and v == verb]
         if not stating or any(names & ns for ns in said):
             continue  # the window does not state the verb, or states it with (part of) the claim's name
-        if role == "who" and any(names <= set(c) or _pronoun_does(c, verb) for c in stating):
+        if role in ("who", "whom") and any(names <= set(c) or _pronoun_does(c, verb) for c in stating):
             continue  # a clause that states the verb names the claim's name too ("Bob founded it with
             # Alice"), or says it of "he" / "she" / "they", who may be the claim's name
         if role == "where" and (subject := {n for r, v, ns, _ in claimed if r == "who" and v == verb for n in ns}) \
@@ -223,9 +235,9 @@ def role_conflicts(claim: str, evidence: str) -> list[str]:
                 f"{b} {a}" in joined for a in others for b in names):
             continue  # one name of the claim's ("Marion Smith": "Smith died" / "Marion died")
         if others:
-            said = " and ".join(sorted(names))
-            out.append(f"the source says {' and '.join(sorted(others))!r} where the claim says {said!r} "
-                       f"({'who' if role == 'who' else 'where'} {written!r})")  # fmt: skip
+            asked = {"who": "who", "whom": "who was", "where": "where"}[role]
+            out.append(f"the source says {_in_order(others, evidence)!r} where the claim says "
+                       f"{_in_order(names, claim)!r} ({asked} {written!r})")  # fmt: skip
     return out
 
 
@@ -253,9 +265,12 @@ _COLLECTIVES = frozenset({"pair", "group", "flock", "herd", "pack", "couple", "t
 
 
 def _party_before(clause: list[str], i: int) -> list[str]:
-    """Who is right before position i: names ("Acme", "Bob and Alice"), or an article and a noun ("the
-    bank", "the new bank": read as its last word, the noun)."""
+    """Who is right before position i: names ("Acme", "Bob and Alice"; "the city of Marlow": Marlow and the
+    city), or an article and a noun ("the bank", "the new bank": read as its last word, the noun)."""
     if names := _name_before(clause, i):
+        k = i - len(names) - 1  # "the city of Marlow": Marlow, and the city
+        if k >= 2 and clause[k] == "of" and _is_noun_word(clause[k - 1]) and clause[k - 2].casefold() in _ARTICLES:
+            return names + [stem(clause[k - 1])]
         return names
     j = i - 1
     while j >= 0 and i - j <= _NOUN_WORDS and (_is_noun_word(clause[j]) or (j < i - 1 and _is_possessive(clause[j]))):
@@ -270,15 +285,21 @@ def _party_before(clause: list[str], i: int) -> list[str]:
 
 def _party_after(clause: list[str], i: int) -> list[str]:
     """Who is from position i on: names ("Northwind"), or an article and a noun up to the next word that is
-    none ("the startup for 30 million euros": the startup)."""
+    none ("the startup for 30 million euros": the startup), with the name it gives ("the startup Helix Labs",
+    "the city of Marlow": the names and the noun)."""
     if names := _names_after(clause, i):
         return names
     if i < len(clause) and clause[i] in _ARTICLES:
         j = i + 1
         while j < len(clause) and j - i <= _NOUN_WORDS and _is_noun_word(clause[j]):
             j += 1
-        if j > i + 1 and (j == len(clause) or not _is_name(clause[j])):
-            return [stem(clause[j - 1])]
+        if j > i + 1:
+            noun = [stem(clause[j - 1])]
+            if j < len(clause) and _is_name(clause[j]):  # "the startup Helix Labs": the name it gives
+                return _names_after(clause, j) + noun
+            if j + 1 < len(clause) and clause[j] == "of" and _is_name(clause[j + 1]):  # "the city of Marlow"
+                return _names_after(clause, j + 1) + noun
+            return noun
     return []
 
 
@@ -373,8 +394,10 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
 
 
 def _in_order(names: frozenset[str], text: str) -> str:
-    """A party's words as `text` writes them in order ("Orca Systems"); words it lacks (stems) last."""
-    return " ".join(sorted(names, key=lambda n: (text.find(n) < 0, text.find(n))))
+    """A party's words as `text` writes them in order ("Orca Systems"); words it lacks (stems) last. A party
+    with a name is shown by its name ("the city of Marlow": 'Marlow', not the stem 'citi')."""
+    shown = {n for n in names if n[:1].isupper()} or names
+    return " ".join(sorted(shown, key=lambda n: (text.find(n) < 0, text.find(n))))
 
 
 def _one_name(a: frozenset[str], b: frozenset[str], text: str) -> bool:

@@ -13,6 +13,11 @@ the claim and its best evidence window:
 - **most**: the claim says `most` (or "the majority") of a noun, the window names at most half of it ("two
   of the five flights", "a third of the members", "40 percent of the staff", "few members", "a minority
   of"), and says no `most` / `majority` / `all` itself;
+- **all, restricted**: the claim says `all` / `every` / `each` / `any` of a noun, and the clause of the window
+  that states the rest of it goes on with an exception or a condition (`except`, `other than`, `but not`,
+  `only if`, `but only`, `unless`, `provided`, `as long as`, `subject to` ...) the claim does not state:
+  "Every staff member must complete the training by 30 November" against "All staff must complete the
+  training by 30 November, except those who completed it within the past year";
 - **only**: the claim says `only` of a noun (or "X alone"), the window names that noun joined to
   another by `and` / `or` / `as well as` ("managers and team leads") that the claim does not name
   itself ("Only cash and cards" restates "cash and cards"), and says no `only` itself;
@@ -69,7 +74,9 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
     claimed = alpha_content_stems(c_toks)
     out = []
     for i, tok in enumerate(c_toks):
-        if tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
+        if tok in _UNIVERSAL and (limit := _universal_restricted(claim, c_toks, i, claimed, evidence)):
+            out.append(f"the source restricts what it says of {tok} {_noun_after(c_toks, i)}: {limit!r}")
+        elif tok in _UNIVERSAL and not _UNIVERSAL & set(w_toks):
             noun = _noun_after(c_toks, i)
             if noun and not _restricted(claim, noun) and any(
                     _restricted(clause, noun) for clause in restating_clauses(evidence, claimed - {stem(noun)})):
@@ -90,6 +97,40 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
                     out.append(f"the source says it of {noun} and {other}, not only {noun}")
                     break
     return out
+
+
+# the words that open an exception (checks/exceptions.py reads the same)
+EXCEPTION_WORDS = (r"except(?:\s+for)?|excluding|other\s+than|apart\s+from|with\s+the\s+exception\s+of|but\s+not|"
+                   r"save\s+for")
+# what takes part of a statement back: an exception or a condition right after it
+_RESTRICTION = re.compile(
+    rf"\b(?:{EXCEPTION_WORDS}|only\s+if|only\s+when|but\s+only|unless|provided(?:\s+that)?|as\s+long\s+as|"
+    r"on\s+(?:the\s+)?condition\s+that|subject\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def _universal_restricted(claim: str, c_toks: list[str], i: int, claimed: set[str], evidence: str) -> str | None:
+    """The exception or condition a clause of `evidence` puts on the very statement the claim makes of all of
+    something ("Every staff member must complete the training by 30 November" against "All staff must
+    complete the training by 30 November, except those who completed it within the past year"; "Any
+    student may retake the exam" against "Students may retake the exam, but only if ..."): the words of the
+    claim, but the two after its universal, all stated before the restriction, with the quantified noun; the
+    claim states no restriction itself. None when there is none."""
+    noun = _noun_after(c_toks, i)
+    if noun is None or _RESTRICTION.search(claim) or "only" in c_toks:
+        return None
+    quantified = {stem(t) for t in c_toks[i + 1 : i + 3] if t.isalpha()}  # "every staff member": staff (member)
+    rest = claimed - quantified
+    for clause in restating_clauses(evidence, rest):
+        m = _RESTRICTION.search(clause)
+        if m is None:
+            continue
+        stated = alpha_content_stems(tokens(clause[: m.start()]))
+        phrase = clause[m.start() :].split(".")[0].strip().rstrip(",;:")
+        if rest <= stated and stem(noun) in stated and alpha_content_stems(tokens(phrase)) - claimed:
+            return phrase if len(phrase) <= 80 else phrase[:79].rstrip() + "…"
+    return None
 
 
 def restating_clauses(evidence: str, rest: set[str]):

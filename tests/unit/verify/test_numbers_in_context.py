@@ -79,6 +79,16 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
          "not 'in the second quarter'"),
         ("Unemployment reached 30 % in the northern region.", "Unemployment reached 30 % in the southern region.",
          "not 'in the northern region'"),
+        # the qualifier's head is itself one of a kind, and a range's qualifier is its start's too (2026-12-02, the
+        # ninth blind set: both supported by every checker)
+        ("The pharmacy is open until 9 pm on Tuesdays.",
+         "The pharmacy is open until 9 pm on Thursdays and until 6 pm on all other weekdays.",
+         "only as '9 pm on Thursdays', not 'on Tuesdays'"),
+        ("Rain fell 20 mm in the morning.", "Rain fell 20 mm in the evening, after a dry morning.",
+         "only as '20 mm in the evening', not 'in the morning'"),
+        ("Mornington Gym opens at 6 am on weekends.",
+         "Mornington Gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends.",
+         "only as '6 am to 10 pm on weekdays'"),
     ],
 )  # fmt: skip
 def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_attached_to(claim, source, why, full):
@@ -123,6 +133,10 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("The battery weighs 60 grams.", "The phone weighs 450 grams and its battery 60 grams."),  # no other verb
         ("The adult ticket costs 10 euros.", "The adult ticket costs 10 euros and the child ticket 5 euros."),
         ("Sales rose 5% in May.", "Sales rose 5% and profits 3% in May."),
+        ("The pharmacy is open until 6 pm on Tuesdays.", "The pharmacy is open until 6 pm on weekdays."),  # a weekday
+        ("The gym opens at 8 am on weekends.", "The gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends."),
+        ("The gym closes at 10 pm on weekdays.", "The gym is open from 6 am to 10 pm on weekdays."),
+        ("It snowed 5 cm in the morning.", "It snowed 5 cm in the morning and 2 cm in the evening."),
         # what an "Of (N) NOUN ...," phrase names is what the value after it counts (2026-12-01: blocked)
         ("The study enrolled 320 patients.", "Of 500 patients screened, 320 were enrolled."),
         ("The study enrolled 320 patients.", "Of the 500 patients, 320 were enrolled in the study."),
@@ -164,6 +178,10 @@ def test_units_written_several_ways_are_one_unit():
         ("Smoking is permitted on the premises.", "Smoking is not permitted on the premises."),
         ("No refunds are given after 30 days.", "Refunds are given after 30 days on request."),
         ("No side effects were reported.", "The drug had side effects in 5% of patients."),
+        # an irregular participle is its verb: "can be given" is what "never give" denies (2026-12-02, the ninth
+        # blind set: `full` supported it, P = 0.87)
+        ("This medicine can be given to children under 6 years old.", "Never give this medicine to children under 6 years old."),
+        ("The letter was written by hand.", "Do not write the letter by hand."),
     ],
 )  # fmt: skip
 def test_a_negation_mismatch_is_unsupported_for_the_deterministic_and_full_checkers(claim, source, full):

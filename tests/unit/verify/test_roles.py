@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.roles import invented_authors, other_doers, role_conflicts
+from citebound.verify.checks.roles import invented_authors, other_doers, role_conflicts, swapped_roles
 
 
 @pytest.mark.parametrize(
@@ -23,6 +23,11 @@ from citebound.verify.checks.roles import invented_authors, other_doers, role_co
         # an author the source never names (2026-12-01, a blind-check case: `full` supported it, P = 0.58)
         ("The report was written by Dr. Lee.", "The report was published by the health ministry in 2020.", None),
         ("The bridge was built by Roman engineers.", "The bridge dates from the 2nd century.", None),
+        # to whom a deed was done, with no agent, another name's (2026-12-02, the ninth blind set: every checker
+        # supported it, P = 0.97)
+        ("Marcus Yeo was appointed chief financial officer of Corvane Logistics.",
+         "Corvane Logistics announced that Lena Brandt was appointed chief financial officer, while Marcus Yeo "
+         "became head of operations.", "'Lena Brandt' where the claim says 'Marcus Yeo' (who was 'appointed')"),
     ],
 )  # fmt: skip
 def test_a_name_put_where_the_source_puts_another_or_never_names_is_unsupported(claim, source, said):
@@ -60,6 +65,10 @@ def test_a_name_put_where_the_source_puts_another_or_never_names_is_unsupported(
         ("The study was funded by NIH.", "The study was funded by a federal grant."),  # an acronym: left alone
         ("The report was not written by Dr. Lee.", "The report was published by the ministry."),  # negated
         ("The plan was backed by Smith.", "The plan was backed by the council."),  # not a verb of authorship
+        ("Lena Brandt was appointed chief financial officer.",
+         "Lena Brandt was appointed chief financial officer, while Marcus Yeo became head of operations."),
+        ("Marcus Yeo was appointed to the board.", "Lena Brandt and Marcus Yeo were appointed to the board."),
+        ("Marcus Yeo was promoted.", "Lena Brandt was appointed chief financial officer and Marcus Yeo was promoted."),
     ],
 )  # fmt: skip
 def test_faithful_restatements_and_unrelated_names_are_no_conflict(claim, source):
@@ -95,3 +104,33 @@ def test_a_deed_the_source_gives_only_to_another_name_is_unsupported(claim, sour
 )  # fmt: skip
 def test_co_doers_one_person_nouns_and_mutual_deeds_are_no_other_doer(claim, source):
     assert other_doers(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    "claim, source, said",
+    [
+        ("Northwind acquired Acme.", "In 2019 Acme acquired Northwind.", "'Acme' acquired 'Northwind'"),
+        # a noun before the name, or "the NOUN of NAME", on either side (2026-12-02, the ninth blind set: both
+        # were supported by every checker, P = 0.98)
+        ("Helix Labs acquired Nova Pharma for $85 million.", "Nova Pharma acquired the startup Helix Labs for $85 million.",
+         "'Nova Pharma' acquired 'Helix Labs'"),
+        ("Dekker Group sued the city of Marlow.", "The city of Marlow sued the construction firm Dekker Group.",
+         "'Marlow' sued 'Dekker Group'"),
+    ],
+)  # fmt: skip
+def test_a_deed_turned_round_is_unsupported_with_a_descriptor_before_a_name(claim, source, said):
+    assert swapped_roles(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "role") and f"the source says {said}" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Nova Pharma acquired Helix Labs.", "Nova Pharma acquired the startup Helix Labs for $85 million."),
+        ("The city of Marlow sued Dekker Group.", "The city of Marlow sued the construction firm Dekker Group."),
+        ("Marlow sued the firm.", "The city of Marlow sued the construction firm Dekker Group."),
+    ],
+)  # fmt: skip
+def test_the_deed_the_claims_way_round_is_no_swap(claim, source):
+    assert swapped_roles(claim, source) == []

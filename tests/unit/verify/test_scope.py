@@ -17,6 +17,14 @@ from citebound.verify.checks.scope import scope_conflicts
         ("All patients received aspirin.", "Patients over 65 received aspirin and a statin."),
         ("Only managers can approve expenses.", "Managers and team leads can approve expenses."),
         ("Only members can book rooms.", "Rooms can be booked by members or guests."),
+        # all of something, against the very statement with an exception or a condition after it (2026-12-02, the
+        # ninth blind set: both supported by every checker, P = 0.89 and 0.97)
+        ("Every staff member must complete fire safety training by 30 November.",
+         "All staff must complete fire safety training by 30 November, except those who completed it within the past 12 months."),
+        ("Any student may retake the final exam once.",
+         "Students may retake the final exam once, but only if they attended at least 80% of the lectures."),
+        ("The museum is open every day.", "The museum is open every day except Mondays."),
+        ("All tenants may keep a cat.", "All tenants may keep a cat as long as the landlord agrees in writing."),
     ],
 )
 def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
@@ -35,6 +43,12 @@ def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
         ("Any customer can return items.", "Customers can return items within 30 days."),  # restricts items
         ("Not all orders ship free.", "Orders over 50 euros ship free."),  # a negated claim: not this rule's
         ("All orders ship in a box.", "Orders over 50 euros ship free."),  # says something else
+        ("Every staff member except new hires must complete the training.",
+         "All staff must complete the training, except new hires."),  # the claim states the exception
+        ("All staff must complete the training.",
+         "All staff must complete the training. Contractors are exempt, except those on site."),  # another clause's
+        ("Every student may retake the exam only if they attended.",
+         "Students may retake the exam, but only if they attended the lectures."),  # the claim's own "only if"
     ],
 )
 def test_no_conflict_where_the_scope_agrees_or_the_claim_says_something_else(claim, source):
