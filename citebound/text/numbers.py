@@ -356,7 +356,7 @@ _WORD_RUN_STARTS = re.compile(
 
 
 def _split_run(words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
-    """Cut a matched run where it holds two numbers: "one and two", "first two"."""
+    """Cut a matched run where it holds two numbers: "one and two", "first two", "two second"."""
     parts: list[list[re.Match[str]]] = [[]]
     for k, w in enumerate(words):
         low = w.group(0).lower()
@@ -369,6 +369,8 @@ def _split_run(words: list[re.Match[str]]) -> list[list[re.Match[str]]]:
             continue
         if parts[-1] and parts[-1][-1].group(0).lower() in ORDINALS:
             parts.append([])
+        elif parts[-1] and parts[-1][-1].group(0).lower() in UNITS and (low in UNITS or low in ("first", "second")):
+            parts.append([])  # "two second-half goals", "two first-class seats" ("one third" is a fraction)
         parts[-1].append(w)
     return [p for p in parts if p]
 

@@ -42,6 +42,9 @@ _PHRASE_END = re.compile(r"[,.;:!?()\[\]]|\s(?:and|or)\s+(?:is|are|was|were|can|
 _CLAUSE_START = re.compile(r"[;:]")
 
 
+_INCLUSION = frozenset(stem(w) for w in ("including", "include", "also", "even", "plus"))
+
+
 def _stems(text: str) -> set[str]:
     return {stem(t) for t in tokens(text) if t.isalpha() and t not in STOP_WORDS and t not in CLAUSE_NEGATIONS}
 
@@ -89,7 +92,8 @@ def exception_conflicts(claim: str, evidence: str) -> list[str]:
     phrase; empty when there is none or the rule cannot relate them."""
     if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or _negated(claim):
         return []
-    claimed = _stems(claim)
+    # "including" / "also" / "even" say the claim counts the excepted thing in: no word of a statement
+    claimed = _stems(claim) - _INCLUSION
     if not claimed or any(not _EXCEPT.search(c) for c in restating_clauses(evidence, claimed)):
         return []  # another clause states it with no exception ("...; interns get a bonus in June")
     out = []

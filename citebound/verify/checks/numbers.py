@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
+from citebound.text.kinds import ONE_OF_A_KIND, QUALIFIER_KINDS
 from citebound.text.numbers import (
     _NUMBER_WORDS,
     FRACTION_WORDS,
@@ -323,6 +324,17 @@ _CONFLICTING_BOUNDARIES = frozenset(frozenset(p) for p in (
     ("till", "after"), ("before", "after"), ("before", "from"), ("before", "since")))
 
 
+# a difference of two percentages: "25 percentage points", "2.5 % points", "3 pp"
+_POINTS = re.compile(r"\s*(?:(?:%|percent|per\s+cent|percentage)\s*points?|pp|p\.p\.)(?!\w)", re.IGNORECASE)
+
+
+def _in_points(text: str, mention: NumberMention) -> bool:
+    """Whether the number is given in percentage points (its text may hold the "%": "2.5 % points")."""
+    if _POINTS.match(text, mention.end):
+        return True
+    return mention.kind == "percent" and bool(re.match(r"\s*points?\b", text[mention.end :], re.IGNORECASE))
+
+
 _MERIDIEM = re.compile(r"\b([ap])\.?\s?m\b\.?", re.IGNORECASE)
 
 
@@ -509,17 +521,7 @@ _WHICH_ONE = {w: k for k, group in enumerate((
 )) for w in group.split()}  # fmt: skip
 
 
-# Words that name one of a closed kind by themselves (kind, which one): a day, the week's two parts, a part of
-# the day, a season, a month
-_EACH_ONE = {w: (kind, k) for kind, groups in enumerate((
-    ("monday mondays", "tuesday tuesdays", "wednesday wednesdays", "thursday thursdays", "friday fridays",
-     "saturday saturdays", "sunday sundays"),
-    ("weekday weekdays", "weekend weekends"),
-    ("morning mornings", "afternoon afternoons", "evening evenings", "night nights"),
-    ("spring", "summer", "autumn fall", "winter"),
-    ("january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
-     "december"),
-)) for k, group in enumerate(groups) for w in group.split()}  # fmt: skip
+_EACH_ONE = {w: kind for w, kind in ONE_OF_A_KIND.items() if kind[0] in QUALIFIER_KINDS}  # text/kinds.py
 
 
 def _other_of_the_same(claimed: tuple[str, frozenset[str], str], got: tuple[str, frozenset[str], str]) -> bool:
@@ -550,6 +552,28 @@ def year_after(text: str, end: int) -> str | None:
     """The year a number is stated "in" right after it (past its unit): "12 % in 2023" -> "2023"."""
     m = _YEAR_AFTER.match(text, _past_unit(text, end))
     return m.group(1) if m else None
+
+
+_DOER_STOP = frozenset({"and", "but", "while", "whereas", "then", "who", "which", "that"})
+
+
+def _doer(text: str, start: int, word_stem) -> frozenset[str]:
+    """The stems of the capitalised words right before the verb before the number at `start`, back to a
+    punctuation mark, a number or a joining word ("Viktor Salo scored 6.5" -> {viktor, salo}): who did it,
+    when a name says so; empty otherwise."""
+    toks = [m.group(0) for m in _TOKEN.finditer(text, max(0, start - 80), start)]
+    while toks and toks[-1].casefold() in _BY_HEDGES:
+        toks.pop()
+    if not toks or not toks[-1].islower():
+        return frozenset()
+    toks.pop()  # the verb
+    names = []
+    while toks and toks[-1][:1].isupper() and toks[-1].isalpha() and toks[-1].casefold() not in _DOER_STOP:
+        names.append(toks.pop())
+    if toks and not (toks[-1] in _STOP_PUNCT or toks[-1].casefold() in _DOER_STOP or toks[-1][:1].isdigit()
+                     or toks[-1].casefold() in ("the", "a", "an")):  # fmt: skip
+        return frozenset()  # the words before the name go on ("the coach of Viktor Salo scored"): not read
+    return frozenset(word_stem(w.casefold()) for w in names if w.casefold() not in ("the", "a", "an", "in", "on"))
 
 
 def word_before(text: str, start: int) -> str | None:
@@ -684,6 +708,14 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             if said_half and got_half and said_half != got_half:  # "8 pm" is not "8 am"
                 failures.append((0, f"{describe(mention)} only as {_quote(found.text)!r}"))
                 continue
+            if _in_points(claim, mention) != _in_points(source, found) \
+                    and (mention.kind == "percent" or found.kind == "percent" or _in_points(claim, mention)):
+                # "grew by 25 percentage points" is not "grew by 25 percent" (from 8 % to 10 % is 25 percent)
+                points = _POINTS.match(source, found.end)
+                shown = _quote(source[found.start : points.end() if points else found.end])
+                failures.append((0, f"{describe(mention)} only as {shown!r}, "
+                                    f"not in {'percentage points' if _in_points(claim, mention) else 'percent'}"))  # fmt: skip
+                continue
             said_before, got_before = boundary_before(claim, mention.start), boundary_before(source, found.start)
             if said_before and got_before and frozenset((said_before, got_before)) in _CONFLICTING_BOUNDARIES:
                 # "increased by 5 %" is not "increased to 5 %"; "accepted until June 30" is not "from June 30"
@@ -730,6 +762,18 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 # claim's own before the value is no other verb: "its battery 60 grams")
                 failures.append((0, f"{describe(mention)} only as {got_verb + ' ' + found.text!r}, and another "
                                     f"number as {claimed_verb!r}"))  # fmt: skip
+                continue
+            if claimed_verb and others and (doer := _doer(claim, mention.start, word_stem)) \
+                    and (got_verb := word_before(source, found.start)) and word_stem(got_verb) == word_stem(claimed_verb) \
+                    and not doer & _doer(source, found.start, word_stem) and any(
+                        (v := word_before(source, mentions[k].start)) and word_stem(v) == word_stem(claimed_verb)
+                        and doer & _doer(source, mentions[k].start, word_stem) for k in others):  # fmt: skip
+                # "Amira Dossou scored 6.5 points" is not stated by "Viktor Salo scored 6.5 points and Amira Dossou
+                # scored 5 points": the same verb, another doer, and the claim's doer has a number of their own
+                said = _quote(source[max(s_start, found.start - 40) : _past_unit(source, found.end)].strip())
+                named = " ".join(dict.fromkeys(w for w in _WORDS.findall(claim[c_start : mention.start])
+                                               if word_stem(w.casefold()) in doer))  # as the claim writes it
+                failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
             owner = (_elided_owner(source, found, mentions, others, attached, wanted, word_stem)
                      if claim_subject else frozenset())  # fmt: skip

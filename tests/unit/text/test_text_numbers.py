@@ -260,3 +260,16 @@ def test_a_unit_and_an_amount_in_another_unit_are_written_as_the_claim_writes_th
     # another amount, or another measure, stays as the source writes it
     assert written_as_in("It weighs 3 kg.", "It weighs 2,000 grams.") == "It weighs 2,000 grams."
     assert written_as_in("It is 2 km long.", "It lasts 2,000 seconds.") == "It lasts 2,000 seconds."
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        # a unit word goes on after tens only: "two second-half goals" is two goals of the second half, not 4
+        # (2026-12-02, the tenth blind set: a faithful claim blocked as "does not state 4")
+        ("her two second-half goals", [2, 2]), ("two first-class seats", [2, 1]),
+        ("the thirty second floor", [32]), ("twenty two", [22]), ("one hundred two", [102]),
+    ],
+)  # fmt: skip
+def test_a_run_of_number_words_is_one_number_only_where_it_can_be(text, values):
+    assert [int(v) for m in extract_numbers(text) for v in m.values] == values

@@ -86,6 +86,15 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
          "only as '9 pm on Thursdays', not 'on Tuesdays'"),
         ("Rain fell 20 mm in the morning.", "Rain fell 20 mm in the evening, after a dry morning.",
          "only as '20 mm in the evening', not 'in the morning'"),
+        # the same verb, another doer, and the claim's doer a number of their own; percentage points are no
+        # percent (2026-12-02, the tenth blind set: both supported by every checker)
+        ("In the regional chess championship, Amira Dossou scored 6.5 points out of a possible 7.",
+         "In the regional chess championship, Viktor Salo scored 6.5 points and Amira Dossou scored 5 points out "
+         "of a possible 7.", "and another number for 'Amira Dossou'"),
+        ("The share of households with solar panels grew by 25 percentage points.",
+         "The share of households with solar panels grew by 25 percent, from 8 percent to 10 percent.",
+         "only as '25 percent', not in percentage points"),
+        ("Turnout rose 4 percent.", "Turnout rose 4 percentage points, from 52 % to 56 %.", "not in percent"),
         ("Mornington Gym opens at 6 am on weekends.",
          "Mornington Gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends.",
          "only as '6 am to 10 pm on weekdays'"),
@@ -137,6 +146,10 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("The gym opens at 8 am on weekends.", "The gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends."),
         ("The gym closes at 10 pm on weekdays.", "The gym is open from 6 am to 10 pm on weekdays."),
         ("It snowed 5 cm in the morning.", "It snowed 5 cm in the morning and 2 cm in the evening."),
+        ("Viktor Salo scored 6.5 points.", "Viktor Salo scored 6.5 points and Amira Dossou scored 5 points."),
+        ("Amira Dossou scored 5 points.", "Viktor Salo scored 6.5 points and Amira Dossou scored 5 points."),
+        ("Turnout rose 4 percentage points.", "Turnout rose 4 percentage points, from 52 % to 56 %."),
+        ("Turnout rose 4 points.", "Turnout rose 4 percentage points, from 52 % to 56 %."),
         # what an "Of (N) NOUN ...," phrase names is what the value after it counts (2026-12-01: blocked)
         ("The study enrolled 320 patients.", "Of 500 patients screened, 320 were enrolled."),
         ("The study enrolled 320 patients.", "Of the 500 patients, 320 were enrolled in the study."),

@@ -26,7 +26,8 @@ def test_a_set_is_well_formed(path):
     for c in cases:
         assert set(c) >= {"id", "kind", "gold", "claim", "source"}, c
         assert c["gold"] in ("supported", "unsupported"), c
-        assert 0 < len(c["claim"]) < 160 and 0 < len(c["source"]) < 240, c["id"]
+        # (200: the tenth set's writer wrote a 168-character claim, a summary sentence a user would check)
+        assert 0 < len(c["claim"]) < 200 and 0 < len(c["source"]) < 240, c["id"]
         assert c["claim"] != c["source"], c["id"]
     faithful = sum(c["gold"] == "supported" for c in cases) / len(cases)
     assert 0.4 <= faithful <= 0.6, faithful

@@ -1,0 +1,69 @@
+"""The kind check: a claim must not swap a word of its source for another of the same closed kind.
+
+"Server access logs are reviewed by the security team every month" against "... every week", "The north
+wing is closed" against "The south wing is closed", "The museum is closed on Tuesdays" against "... on
+Mondays": every other word of the claim is in its source, so word overlap scores it high and the
+entailment model said P = 0.85 for the first. The words are those of `text.kinds.ONE_OF_A_KIND` (a day
+of the week, a part of the week or of the day, a season, a month, a direction, a colour, a period read as
+how often: "every month", "a week", "weekly"; after a number a period is a unit, the numbers check's).
+It finds a swap when
+
+- the claim's word is not in the best evidence window (in any spelling of it: "daily" is "every day"),
+- the window has another word of its kind that the claim does not use, and
+- every other content word of the claim is in one clause of the window (a sentence, or part of one between
+  semicolons) that has the other word (the claim is that clause's statement with the one word swapped;
+  with words the clause lacks, the claim may say something else: "The museum opens on Tuesdays" against
+  "The museum is closed on Mondays; it opens on other days").
+
+A negated claim is left to the negation rule. The cascade runs it after the opposite rule; a swap makes
+the source `unsupported` (stage `kind`) whatever a model says.
+"""
+
+from __future__ import annotations
+
+from citebound.text.kinds import ONE_OF_A_KIND
+from citebound.text.stem import alpha_content_stems, stem
+from citebound.text.tokenize import tokens
+from citebound.verify.checks.negation import states_negation
+from citebound.verify.checks.scope import restating_clauses
+
+_HOW_OFTEN = frozenset({"every", "each", "per", "a", "an", "once", "twice"})
+_ADVERBS = frozenset({"hourly", "daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "annually",
+                      "annual"})  # fmt: skip
+
+
+def _counts(toks: list[str], i: int) -> bool:
+    """Whether the word at i is read: a period only as how often ("every month", "a week", "weekly")."""
+    kind = ONE_OF_A_KIND[toks[i]][0]
+    return kind != "period" or toks[i] in _ADVERBS or (i > 0 and toks[i - 1] in _HOW_OFTEN)
+
+
+def swapped_kinds(claim: str, window: str) -> list[str]:
+    """Each word of the claim the window states as another of its kind, the claim otherwise the window's
+    statement, as a readable phrase; empty when there is none or the claim is negated."""
+    c_toks = tokens(claim)
+    if not any(t in ONE_OF_A_KIND for t in c_toks) or states_negation(c_toks):
+        return []
+    w_toks = tokens(window)
+    in_window = {ONE_OF_A_KIND[t] for j, t in enumerate(w_toks) if t in ONE_OF_A_KIND and _counts(w_toks, j)}
+    if not in_window:
+        return []
+    claim_kinds = {ONE_OF_A_KIND[t] for j, t in enumerate(c_toks) if t in ONE_OF_A_KIND and _counts(c_toks, j)}
+    window_stems = alpha_content_stems(w_toks)
+    claimed = alpha_content_stems(c_toks)
+    out = []
+    for i, tok in enumerate(c_toks):
+        if tok not in ONE_OF_A_KIND or not _counts(c_toks, i) or ONE_OF_A_KIND[tok] in in_window:
+            continue
+        kind = ONE_OF_A_KIND[tok][0]
+        rest = claimed - {stem(t) for t in c_toks if t in ONE_OF_A_KIND and ONE_OF_A_KIND[t][0] == kind}
+        if not rest or not rest <= window_stems:
+            continue
+        for clause in restating_clauses(window, rest):  # the statement, with the other word in it
+            c_w = tokens(clause)
+            others = [t for j, t in enumerate(c_w) if t in ONE_OF_A_KIND and _counts(c_w, j)
+                      and ONE_OF_A_KIND[t][0] == kind and ONE_OF_A_KIND[t] not in claim_kinds]  # fmt: skip
+            if others:
+                out.append(f"the claim says {tok!r} where its evidence says {others[0]!r}")
+                break
+    return out

@@ -1,0 +1,44 @@
+"""The kind stage (checks/kinds.py): one word of a closed kind swapped for another of its kind is a
+contradiction; the same word in another spelling, a word the claim adds, or a unit after a number is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from citebound.verify.cascade import Cascade
+from citebound.verify.checks.kinds import swapped_kinds
+
+
+@pytest.mark.parametrize(
+    "claim, source, said",
+    [
+        # 2026-12-02, the tenth blind set: every checker supported it (full 0.86, P = 0.85)
+        ("Server access logs are reviewed by the security team every month and archived after 90 days.",
+         "Server access logs are reviewed by the security team every week and archived after 90 days.", "'month'"),
+        ("The north wing is closed for repairs.", "The south wing is closed for repairs until June.", "'north'"),
+        ("The museum is closed on Tuesdays.", "The museum is closed on Mondays.", "'tuesdays'"),
+        ("The report is published monthly.", "The report is published quarterly.", "'monthly'"),
+        ("Press the red button to reset the device.", "Press the blue button to reset the device.", "'red'"),
+        ("The festival takes place in summer.", "The festival takes place in winter, when the lake freezes.", "'summer'"),
+    ],
+)  # fmt: skip
+def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, said):
+    assert swapped_kinds(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "kind") and f"the claim says {said}" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Logs are reviewed weekly.", "Logs are reviewed every week."),  # one period, two spellings
+        ("The warranty lasts one year.", "The warranty lasts 12 months."),  # a unit after a number: not read here
+        ("The museum is closed on Mondays.", "The museum is closed on Mondays and Tuesdays."),
+        ("The museum opens on Tuesdays.", "The museum is closed on Mondays; it opens on other days."),  # other words
+        ("The museum is not closed on Tuesdays.", "The museum is closed on Mondays."),  # negated: another rule's
+        ("The shop is open on Saturdays.", "The shop is open on weekends."),  # a day is no other part of the week
+        ("The report is published every month.", "The report is published every month and reviewed every year."),
+    ],
+)  # fmt: skip
+def test_the_same_word_another_spelling_or_other_words_are_no_swap(claim, source):
+    assert swapped_kinds(claim, source) == []
