@@ -104,7 +104,8 @@ from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
-from citebound.verify.checks.kinds import swapped_kinds
+from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
+from citebound.verify.checks.order import reversed_orders
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts
 from citebound.verify.checks.roles import crossed_roles, invented_authors, other_doers, role_conflicts, swapped_roles
@@ -124,7 +125,8 @@ _CONTRADICTION_RULES = (
     ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)),
     ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
                                                   if c.stemming else []),
-    ("kind", lambda c, claim, window, source: swapped_kinds(claim, window)),
+    ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)),
+    ("order", lambda c, claim, window, source: reversed_orders(claim, window)),
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)

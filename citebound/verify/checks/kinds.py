@@ -21,6 +21,8 @@ the source `unsupported` (stage `kind`) whatever a model says.
 
 from __future__ import annotations
 
+import re
+
 from citebound.text.kinds import ONE_OF_A_KIND
 from citebound.text.stem import alpha_content_stems, stem
 from citebound.text.tokenize import tokens
@@ -67,3 +69,39 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
                 out.append(f"the claim says {tok!r} where its evidence says {others[0]!r}")
                 break
     return out
+
+
+# When a thing happened against its plan, as a phrase: on time, late, early ("completed two months late",
+# "arrived late", "ahead of schedule"); "the late king", "late afternoon" are no such phrase
+_DONE = r"(?:arrived|completed|finished|delivered|submitted|paid|started|opened|launched|ended|came|done|was|were|is|are|be|been|running|ran)"
+_SPAN = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few)\s+(?:minutes?|hours?|days?|weeks?|months?|years?)"
+_TIMELINESS = tuple((re.compile(p, re.IGNORECASE), which) for p, which in (
+    (r"\bon\s+(?:time|schedule)\b|\bpunctually\b|\bas\s+scheduled\b", "on time"),
+    (rf"\b{_SPAN}\s+late\b|\b{_DONE}\s+late\b|\bbehind\s+schedule\b|\bdelayed\b|\boverdue\b|\blate\s+by\b", "late"),
+    (rf"\b{_SPAN}\s+early\b|\b{_DONE}\s+early\b|\bahead\s+of\s+schedule\b", "early"),
+))  # fmt: skip
+_TIMELINESS_WORDS = frozenset({"time", "schedul", "punctual", "late", "delay", "overdu", "earli", "ahead", "behind",
+                               "minut", "hour", "day", "week", "month", "year"})  # fmt: skip
+
+
+def _timeliness(text: str) -> dict[str, str]:
+    """Each of on time / late / early the text says, with the phrase as written."""
+    return {which: m.group(0) for pattern, which in _TIMELINESS if (m := pattern.search(text))}
+
+
+def swapped_timeliness(claim: str, window: str) -> list[str]:
+    """The claim says a thing happened on time (late, early) where the window's clause that states the rest
+    of it says late (on time, early): "The project was completed on time" against "The project was completed
+    two months late". Empty when there is none or the claim is negated."""
+    said = _timeliness(claim)
+    if len(said) != 1 or states_negation(tokens(claim)):
+        return []
+    (which, phrase), = said.items()
+    rest = alpha_content_stems(tokens(claim)) - _TIMELINESS_WORDS
+    if not rest:
+        return []
+    for clause in restating_clauses(window, rest):
+        stated = _timeliness(clause)
+        if stated and which not in stated:
+            return [f"the claim says {phrase!r} where its evidence says {next(iter(stated.values()))!r}"]
+    return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.kinds import swapped_kinds
+from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,31 @@ def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, sa
 )  # fmt: skip
 def test_the_same_word_another_spelling_or_other_words_are_no_swap(claim, source):
     assert swapped_kinds(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    "claim, source, said",
+    [
+        # a probe of 2026-12-02 (thirteenth session): full supported it, 0.82
+        ("The project was completed on time.", "The project was completed two months late.", "'on time'"),
+        ("The train arrived late.", "The 8:15 train arrived on time despite the snow.", "'arrived late'"),
+        ("The bridge opened ahead of schedule.", "The bridge opened on schedule in May.", "'ahead of schedule'"),
+    ],
+)  # fmt: skip
+def test_on_time_late_or_early_swapped_is_unsupported(claim, source, said):
+    assert swapped_timeliness(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "kind") and f"the claim says {said}" in v.reason, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("The project was completed on time.", "The project was completed on time and under budget."),
+        ("The late king founded the abbey.", "The king founded the abbey in 1120; he died late in life."),  # no such phrase
+        ("The project was not completed on time.", "The project was completed two months late."),  # negated
+        ("The report was delayed.", "The report was delayed by two weeks."),
+    ],
+)  # fmt: skip
+def test_the_same_timeliness_or_none_is_no_swap(claim, source):
+    assert swapped_timeliness(claim, source) == []
