@@ -40,11 +40,14 @@ def ended_states(claim: str, window: str) -> list[str]:
     m = _PRESENT.search(text)
     if m is None or len(text.split()) < 3 or _OWN_TIME.search(text[: m.start()] + text[m.end() :]):
         return []
+    copula = _PAST.get(m.group(1).lower())
+    if copula is None:
+        return []  # "İſ" matches "is" case-insensitively and is no copula (hypothesis found it)
     before, rest_of_claim = text[: m.start()], text[m.end() :]
     # a post held in the past may be said with "served as" and no article ("Gerald Moss is the principal"
     # against "Gerald Moss served as principal of Westfield Academy from 2008 to 2017")
     office = _ARTICLE.sub(" ", rest_of_claim, count=1)
-    for past in (before + _PAST[m.group(1).lower()] + rest_of_claim, before + "served as" + rest_of_claim,
+    for past in (before + copula + rest_of_claim, before + "served as" + rest_of_claim,
                  before + "served as" + office):  # fmt: skip
         span = find_span(window, past)
         if span is not None and _ENDED.match(after := window[span[1] :]):

@@ -657,6 +657,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         if not candidates and (share := _claim_share(claim, mention)) is not None and any(
                 _same_share(share, mention.kind == "percent", f, percent) for f, percent in _source_shares(source)):
             continue  # "one in four" or "25 percent" stated as "a quarter"
+        if not candidates and (span := _years_meant(claim, mention)) and any(
+                span[0] <= int(y) <= span[1] for y in _YEAR.findall(source)):  # fmt: skip
+            continue  # "in the late nineteenth century", "in the 1880s": a year of the source within it
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
@@ -975,9 +978,38 @@ def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
     return any(not m.hedge and any(in_base_unit(1, u) for u in claim_attached(claim, m, stated).units) for m in stated)
 
 
+_YEAR = re.compile(r"(?<![\d.,])(1\d{3}|20\d\d)(?![\d,]|\.\d|\s*(?:%|percent|per\s+cent))")
+_CENTURY = re.compile(r"\s*(?:-|\s)?centur(?:y|ies)\b", re.IGNORECASE)
+# the century or decade is a date: "in the (late) 19th century", "during the 1880s", "since the mid 1970s"
+_AS_DATE = re.compile(r"\b(?:in|during|by|since|from|until|till|through|throughout)\s+the\s+"
+                      r"(?:(early|mid|middle|late)[\s-]*)?$", re.IGNORECASE)
+
+
+def _years_meant(claim: str, mention: NumberMention) -> tuple[int, int] | None:
+    """The years a century or a decade the claim dates something by spans ("in the nineteenth century":
+    1800-1900, "in the late 19th century": 1866-1900, "during the 1880s": 1880-1889); None for any other
+    number, and for a century or decade that is no date ("the 20th-century average")."""
+    as_date = _AS_DATE.search(claim, max(0, mention.start - 30), mention.start)
+    if as_date is None:
+        return None  # "the 20th-century average": a thing of the century, not a date the source may give
+    part = (as_date.group(1) or "").lower()
+    if mention.kind == "ordinal" and _CENTURY.match(claim, mention.end) and 1 <= mention.values[0] <= 21:
+        lo = (int(mention.values[0]) - 1) * 100
+        return {"early": (lo, lo + 34), "mid": (lo + 33, lo + 67), "middle": (lo + 33, lo + 67),
+                "late": (lo + 66, lo + 100)}.get(part, (lo, lo + 100))  # fmt: skip
+    if mention.kind == "year" and mention.text.endswith("s") and int(mention.values[0]) % 10 == 0:
+        lo = int(mention.values[0])
+        return (lo, lo + 9) if lo % 100 else (lo, lo + 99)  # "the 1880s"; "the 1900s" may be the century
+    return None
+
+
 def _words_before(text: str, start: int, n: int) -> tuple[str, ...]:
     """The last n words before position start, case-folded."""
     return tuple(w.casefold() for w in _WORDS.findall(text[max(0, start - 60) : start])[-n:])
+
+
+_DURATIONS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+_DURATION_PREPOSITIONS = frozenset({("for",), ("over",), ("within",)})
 
 
 def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],
@@ -992,9 +1024,13 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
     # a hedged amount ("more than 4 grams") is stated in another unit only with the same hedge before it
     hedge = _words_before(claim, mention.start, 2) if mention.hedge else None
     verb = None if hedge else word_before(claim, mention.start)
+    # a duration is said with many verbs ("spent two days incubating" against "incubated for 48 hours"): after
+    # "for" / "over" / "within" in the source it needs no verb of the claim's
+    duration = bool(wanted.units & _DURATIONS)
     found = set()
     for k, other in enumerate(mentions):
-        if verb and word_stem(word_before(source, other.start) or "") != word_stem(verb):
+        if verb and word_stem(word_before(source, other.start) or "") != word_stem(verb) \
+                and not (duration and _words_before(source, other.start, 1) in _DURATION_PREPOSITIONS):  # fmt: skip
             continue
         if hedge and _words_before(source, other.start, 2) != hedge:
             continue

@@ -49,3 +49,9 @@ def test_what_did_not_end_or_is_no_copy_is_left_alone(claim, source):
 def test_the_stage_settles_it_whatever_a_model_says(name):
     v = make_checker(name).check_pair("Rio de Janeiro is Brazil's capital.", RIO)
     assert (v.label, v.stage) == ("unsupported", "ended") and "until 1960" in v.reason
+
+
+def test_a_word_that_matches_is_only_case_insensitively_is_no_copula():
+    # "İſ" (dotted capital I, long s) matches "is" under re.IGNORECASE and lower-cases to no copula: it raised
+    # KeyError (found by hypothesis in test_checking_any_claim_against_any_source_never_raises, 2026-12-02)
+    assert ended_states("Rome İſ the capital of Italy.", "Rome was the capital of Italy until 1870.") == []

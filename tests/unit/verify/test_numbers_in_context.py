@@ -95,6 +95,10 @@ def test_the_issue_example_is_unsupported_with_a_reason_that_says_why(full):
          "The share of households with solar panels grew by 25 percent, from 8 percent to 10 percent.",
          "only as '25 percent', not in percentage points"),
         ("Turnout rose 4 percent.", "Turnout rose 4 percentage points, from 52 % to 56 %.", "not in percent"),
+        ("The meeting lasted two hours.", "The meeting started 120 minutes late and lasted one hour.", "does not state"),
+        ("The museum was founded in the early 19th century.", "The museum was founded in 1887.", "does not state"),
+        ("The museum was founded in the 1870s.", "The museum was founded in 1887.", "does not state"),
+        ("Scientists use the 20th-century average.", "Scientists use the average of 1951 to 1980.", "does not state"),
         ("Mornington Gym opens at 6 am on weekends.",
          "Mornington Gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends.",
          "only as '6 am to 10 pm on weekdays'"),
@@ -146,6 +150,14 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("The gym opens at 8 am on weekends.", "The gym is open from 6 am to 10 pm on weekdays and from 8 am to 6 pm on weekends."),
         ("The gym closes at 10 pm on weekdays.", "The gym is open from 6 am to 10 pm on weekdays."),
         ("It snowed 5 cm in the morning.", "It snowed 5 cm in the morning and 2 cm in the evening."),
+        # a duration in another unit after "for", whatever the claim's verb (2026-12-02, the tenth blind set: blocked
+        # as "does not state 2")
+        ("Sample B spent two days incubating.", "Sample B was incubated at 37 °C for 48 hours."),
+        # a century or a decade as a date, a year of the source within it (the ninth blind set: blocked as "does not
+        # state 19")
+        ("The museum was founded in the late nineteenth century.", "The museum was founded in 1887."),
+        ("The museum was founded during the 1880s.", "The museum was founded in 1887."),
+        ("The meeting lasted two hours.", "The meeting ran for 120 minutes."),
         ("Viktor Salo scored 6.5 points.", "Viktor Salo scored 6.5 points and Amira Dossou scored 5 points."),
         ("Amira Dossou scored 5 points.", "Viktor Salo scored 6.5 points and Amira Dossou scored 5 points."),
         ("Turnout rose 4 percentage points.", "Turnout rose 4 percentage points, from 52 % to 56 %."),

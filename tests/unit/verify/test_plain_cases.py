@@ -174,6 +174,10 @@ KNOWN_MISSES = {
                                     "whose 'not' the source lacks: 0.36",
         "neg-never-give-kept": "no rule blocks it ('must not be given' restates 'never give'), but 'given' does not stem "
                                "to 'give' for word overlap: 0.75",
+        "num-century-as-date-kept": "no rule blocks it (1791 is in the late eighteenth century), but 'late', 'century' "
+                                    "and 'eighteenth' are not in the source: word overlap 0.36",
+        "unit-duration-for-kept": "no rule blocks it (90 minutes = an hour and a half), but 'hour' and 'half' are not in "
+                                  "the source: word overlap 0.38",
     },
     "full": {
         "invented-requirement": "an invented condition on a topic the source mentions: the model says P = 0.64 (lexical 0.25)",
