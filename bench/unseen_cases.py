@@ -22,7 +22,9 @@ first: the measure of whether the fixes made from the second set generalise). ca
 spent in the eleventh session, 8 kept blind: aggregate figures only). cases9.jsonl (60; written at the
 start of the fourteenth session, 2026-12-02, by a helper that read no file of the repository; spent
 for seven kinds, docs/benchmarks.md "Seven one-line false supports from the ninth blind set").
-cases10.jsonl (60; written the same way after those seven rules, measured once before the next changes).
+cases10.jsonl (60; written the same way after those seven rules, measured once, then spent for six kinds).
+cases11.jsonl (60; written the same way mid-session, kept blind: measured once, after every change of
+the session, aggregate figures only).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
