@@ -30,5 +30,8 @@ _GROUPS = {
 
 ONE_OF_A_KIND = {w: (kind, k) for kind, groups in _GROUPS.items() for k, group in enumerate(groups)
                  for w in group.split()}  # fmt: skip
+# a period said as an adverb of how often ("weekly") -> the period's first word ("week")
+FREQUENCY_ADVERBS = {w: group.split()[0] for group in _GROUPS["period"] for w in group.split()
+                     if w.endswith("ly") or w == "annual"}  # fmt: skip
 # the kinds a number's qualifier is read by (checks/numbers.py: "on Tuesdays", "in the evening", "in spring")
 QUALIFIER_KINDS = frozenset({"day", "part of the week", "part of the day", "season", "month"})

@@ -20,7 +20,7 @@ import re
 from citebound.verify.spans import find_span, rest_of_sentence
 
 # the claim's present copula, the first one, as a word ("is", "are", "remains"), not negated after it
-_PRESENT = re.compile(r"\b(is|are|remains|remain)\b(?!\s+(?:not|no\s+longer|never)\b)", re.IGNORECASE)
+_PRESENT = re.compile(r"\b(is|are|remains|remain)\b(?!\s+(?:not|no\s+longer|never)\b)", re.IGNORECASE | re.ASCII)
 _PAST = {"is": "was", "are": "were", "remains": "was", "remain": "were"}
 # the claim says when itself, or speaks of the past: then the source's end date is no contradiction
 _OWN_TIME = re.compile(r"\b(?:since|until|till|still|now|today|currently|was|were|had|formerly|no\s+longer|"
@@ -42,7 +42,7 @@ def ended_states(claim: str, window: str) -> list[str]:
         return []
     copula = _PAST.get(m.group(1).lower())
     if copula is None:
-        return []  # "İſ" matches "is" case-insensitively and is no copula (hypothesis found it)
+        return []  # (re.ASCII keeps "İſ" from matching "is"; hypothesis found it raising KeyError)
     before, rest_of_claim = text[: m.start()], text[m.end() :]
     # a post held in the past may be said with "served as" and no article ("Gerald Moss is the principal"
     # against "Gerald Moss served as principal of Westfield Academy from 2008 to 2017")

@@ -23,21 +23,34 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.kinds import ONE_OF_A_KIND
+from citebound.text.kinds import FREQUENCY_ADVERBS, ONE_OF_A_KIND
 from citebound.text.stem import alpha_content_stems, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.negation import states_negation
 from citebound.verify.checks.scope import restating_clauses
 
-_HOW_OFTEN = frozenset({"every", "each", "per", "a", "an", "once", "twice"})
-_ADVERBS = frozenset({"hourly", "daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "annually",
-                      "annual"})  # fmt: skip
+# a period read as how often: "every month", "each week", "weekly"; not "a week" ("lasts a week", "twelve
+# times a year" is monthly: a count before the period is the numbers check's)
+_HOW_OFTEN = frozenset({"every", "each"})
+# a month only as a date ("in April", "on 3 March", "April 2020"; "protesters march" is a verb)
+_DATE_WORDS = frozenset({"in", "on", "of", "since", "until", "till", "by", "from", "during", "through", "early", "mid",
+                         "late", "last", "next", "this", "every", "each"})  # fmt: skip
 
 
 def _counts(toks: list[str], i: int) -> bool:
-    """Whether the word at i is read: a period only as how often ("every month", "a week", "weekly")."""
+    """Whether the word at i is read: a period only as how often, a month only as a date."""
     kind = ONE_OF_A_KIND[toks[i]][0]
-    return kind != "period" or toks[i] in _ADVERBS or (i > 0 and toks[i - 1] in _HOW_OFTEN)
+    if kind == "period":
+        return toks[i] in FREQUENCY_ADVERBS or (i > 0 and toks[i - 1] in _HOW_OFTEN)
+    if kind == "month":
+        return (i > 0 and (toks[i - 1] in _DATE_WORDS or toks[i - 1].isdigit())) or (
+            i + 1 < len(toks) and toks[i + 1].isdigit())
+    return True
+
+
+def _names(text: str) -> set[str]:
+    """Words written with a capital inside a sentence ("Meg White", "the Red Cross"): names, not colours."""
+    return {m.group(1).lower() for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+)", text)}
 
 
 def swapped_kinds(claim: str, window: str) -> list[str]:
@@ -47,6 +60,7 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
     if not any(t in ONE_OF_A_KIND for t in c_toks) or states_negation(c_toks):
         return []
     w_toks = tokens(window)
+    named = _names(claim) | _names(window)  # a colour written as a name is the name's
     in_window = {ONE_OF_A_KIND[t] for j, t in enumerate(w_toks) if t in ONE_OF_A_KIND and _counts(w_toks, j)}
     if not in_window:
         return []
@@ -58,13 +72,16 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
         if tok not in ONE_OF_A_KIND or not _counts(c_toks, i) or ONE_OF_A_KIND[tok] in in_window:
             continue
         kind = ONE_OF_A_KIND[tok][0]
+        if kind == "colour" and tok in named:
+            continue
         rest = claimed - {stem(t) for t in c_toks if t in ONE_OF_A_KIND and ONE_OF_A_KIND[t][0] == kind}
         if not rest or not rest <= window_stems:
             continue
         for clause in restating_clauses(window, rest):  # the statement, with the other word in it
             c_w = tokens(clause)
             others = [t for j, t in enumerate(c_w) if t in ONE_OF_A_KIND and _counts(c_w, j)
-                      and ONE_OF_A_KIND[t][0] == kind and ONE_OF_A_KIND[t] not in claim_kinds]  # fmt: skip
+                      and ONE_OF_A_KIND[t][0] == kind and ONE_OF_A_KIND[t] not in claim_kinds
+                      and not (kind == "colour" and t in named)]  # fmt: skip
             if others:
                 out.append(f"the claim says {tok!r} where its evidence says {others[0]!r}")
                 break
@@ -73,15 +90,19 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
 
 # When a thing happened against its plan, as a phrase: on time, late, early ("completed two months late",
 # "arrived late", "ahead of schedule"); "the late king", "late afternoon" are no such phrase
-_DONE = r"(?:arrived|completed|finished|delivered|submitted|paid|started|opened|launched|ended|came|done|was|were|is|are|be|been|running|ran)"
-_SPAN = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few)\s+(?:minutes?|hours?|days?|weeks?|months?|years?)"
+_DONE = (r"(?:arrived|completed|finished|delivered|submitted|paid|started|opened|launched|ended|came|done|was|were|is|"
+         r"are|be|been|running|ran)")
+_SPAN = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few)\s+"
+         r"(?:minutes?|hours?|days?|weeks?|months?|years?)")
 _TIMELINESS = tuple((re.compile(p, re.IGNORECASE), which) for p, which in (
-    (r"\bon\s+(?:time|schedule)\b|\bpunctually\b|\bas\s+scheduled\b", "on time"),
-    (rf"\b{_SPAN}\s+late\b|\b{_DONE}\s+late\b|\bbehind\s+schedule\b|\bdelayed\b|\boverdue\b|\blate\s+by\b", "late"),
-    (rf"\b{_SPAN}\s+early\b|\b{_DONE}\s+early\b|\bahead\s+of\s+schedule\b", "early"),
+    (r"\bon\s+(?:time|schedule)\b|\bin\s+time\b|\bpunctually\b|\bas\s+scheduled\b|\bbefore\s+the\s+deadline\b",
+     "on time"),
+    (rf"\b{_SPAN}\s+late\b|\b{_DONE}\s+late\b(?!\s+in\b)|\bbehind\s+schedule\b|\bdelayed\b|\boverdue\b|"
+     r"\blate\s+by\b|\bafter\s+the\s+deadline\b", "late"),
+    (rf"\b{_SPAN}\s+early\b|\b{_DONE}\s+early\b(?!\s+in\b)|\bahead\s+of\s+schedule\b", "early"),
 ))  # fmt: skip
 _TIMELINESS_WORDS = frozenset({"time", "schedul", "punctual", "late", "delay", "overdu", "earli", "ahead", "behind",
-                               "minut", "hour", "day", "week", "month", "year"})  # fmt: skip
+                               "deadlin", "minut", "hour", "day", "week", "month", "year"})  # fmt: skip
 
 
 def _timeliness(text: str) -> dict[str, str]:

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 
-from citebound.text.kinds import ONE_OF_A_KIND, QUALIFIER_KINDS
+from citebound.text.kinds import FREQUENCY_ADVERBS, ONE_OF_A_KIND, QUALIFIER_KINDS
 from citebound.text.numbers import (
     _NUMBER_WORDS,
     FRACTION_WORDS,
@@ -395,8 +395,7 @@ def rate_after(text: str, pos: int, word_stem=_word_stem) -> frozenset[str]:
 
 
 # "5 tonnes daily": the adverb of a time unit is a rate per it
-_TIME_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week", "monthly": "month",
-                 "quarterly": "quarter", "yearly": "year", "annually": "year"}
+_TIME_ADVERBS = {**{w: base for w, base in FREQUENCY_ADVERBS.items() if w.endswith("ly")}, "nightly": "night"}
 # "5 million a year later" is no rate: a time unit after "a" that words like these follow measures a gap
 _NOT_A_RATE_AFTER = re.compile(r"\s+(?:later|earlier|ago|before|after|old|long|apart|in\s+advance|or\s+so)\b", re.IGNORECASE)
 
@@ -525,19 +524,23 @@ _EACH_ONE = {w: kind for w, kind in ONE_OF_A_KIND.items() if kind[0] in QUALIFIE
 
 
 def _other_of_the_same(claimed: tuple[str, frozenset[str], str], got: tuple[str, frozenset[str], str]) -> bool:
-    """Whether two qualifiers name another one of the same thing: the same preposition and last word, and
-    before it words of _WHICH_ONE of other meanings ("in the second quarter" / "in the first quarter", "in
+    """Whether two qualifiers name another one of the same thing: the same preposition, and a head of a
+    closed kind (`text/kinds.py`) the source's phrase names another one of and never the claim's; or the same
+    last word, and before it words of _WHICH_ONE of other meanings ("in the second quarter" / "in the first quarter", "in
     the northern region" / "in the southern region"; not "in the quarter" / "in the first quarter", nor
     "in the last year" / "in the final year")."""
     if claimed[0] != got[0]:
         return False
     mine, theirs = ([w.casefold() for w in _WORDS.findall(q[2])] for q in (claimed, got))
     head = mine[-1]  # the phrase after the source's number may run on ("the first quarter and fell ...")
-    if head in _EACH_ONE and head not in theirs:
+    if head in _EACH_ONE:
         # the head itself is one of a kind: "on Tuesdays" / "on Thursdays", "in the morning" / "in the evening",
-        # "on weekends" / "on weekdays" (a day of the week is no other one than "weekdays": not compared)
+        # "on weekends" / "on weekdays" (a day of the week is no other one than "weekdays": not compared); the
+        # source's phrase naming the claim's one among others ("on Saturdays and Sundays") states it
+        if any(_EACH_ONE.get(w) == _EACH_ONE[head] for w in theirs):
+            return False
         first = next((w for w in theirs[1:] if w not in ("the", "all", "a", "an")), None)
-        return first in _EACH_ONE and _EACH_ONE[first][0] == _EACH_ONE[head][0] and _EACH_ONE[first] != _EACH_ONE[head]
+        return first in _EACH_ONE and _EACH_ONE[first][0] == _EACH_ONE[head][0]
     if head not in theirs:
         return False
     mine_which = {_WHICH_ONE[w] for w in mine[:-1] if w in _WHICH_ONE}
@@ -657,8 +660,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         if not candidates and (share := _claim_share(claim, mention)) is not None and any(
                 _same_share(share, mention.kind == "percent", f, percent) for f, percent in _source_shares(source)):
             continue  # "one in four" or "25 percent" stated as "a quarter"
-        if not candidates and (span := _years_meant(claim, mention)) and any(
-                span[0] <= int(y) <= span[1] for y in _YEAR.findall(source)):  # fmt: skip
+        if not candidates and (span := _years_meant(claim, mention)) \
+                and _dated_within(claim, mention, source, span, word_stem):  # fmt: skip
             continue  # "in the late nineteenth century", "in the 1880s": a year of the source within it
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
@@ -978,11 +981,31 @@ def convertible(claim: str, stated: Sequence[NumberMention]) -> bool:
     return any(not m.hedge and any(in_base_unit(1, u) for u in claim_attached(claim, m, stated).units) for m in stated)
 
 
-_YEAR = re.compile(r"(?<![\d.,])(1\d{3}|20\d\d)(?![\d,]|\.\d|\s*(?:%|percent|per\s+cent))")
+# a year: four digits not followed by a noun they count ("1550 residents") or a percent
+_YEAR = re.compile(r"(?<![\d.,])(1\d{3}|20\d\d)(?![\d,]|\.\d|\s*(?:%|percent|per\s+cent)|\s+(?!(?:and|or|but|by|to|"
+                   r"when|as|after|before|until|in|on|at|the|with|for|from|it|he|she|they|its|their|a|an)\b)[a-z])")
 _CENTURY = re.compile(r"\s*(?:-|\s)?centur(?:y|ies)\b", re.IGNORECASE)
 # the century or decade is a date: "in the (late) 19th century", "during the 1880s", "since the mid 1970s"
 _AS_DATE = re.compile(r"\b(?:in|during|by|since|from|until|till|through|throughout)\s+the\s+"
                       r"(?:(early|mid|middle|late)[\s-]*)?$", re.IGNORECASE)
+
+
+def _dated_within(claim: str, mention: NumberMention, source: str, span: tuple[int, int], word_stem) -> bool:
+    """Whether the source gives a year within `span` to what the claim dates: a year after the claim's verb
+    when the source has it ("built in the 19th century" against "built in 1925, restored in 1887": 1925
+    only), else any year of the source."""
+    before = _WORDS.findall(claim[max(0, mention.start - 60) : mention.start])
+    verbs = [w for w in before[:-2] if w.islower() and _content(w)]  # the words before "in the (late)"
+    verb = word_stem(verbs[-1]) if verbs else None
+    years = []
+    if verb:
+        for m in _WORDS.finditer(source):
+            if word_stem(m.group(0).casefold()) == verb:  # the verb's own phrase, up to a punctuation mark
+                stop = re.search(r"[,;.!?]\s|$", source[m.end() : m.end() + 40])
+                years += _YEAR.findall(source, m.end(), m.end() + (stop.start() if stop else 40))
+    if not years:
+        years = _YEAR.findall(source)
+    return any(span[0] <= int(y) <= span[1] for y in years)
 
 
 def _years_meant(claim: str, mention: NumberMention) -> tuple[int, int] | None:
@@ -999,7 +1022,10 @@ def _years_meant(claim: str, mention: NumberMention) -> tuple[int, int] | None:
                 "late": (lo + 66, lo + 100)}.get(part, (lo, lo + 100))  # fmt: skip
     if mention.kind == "year" and mention.text.endswith("s") and int(mention.values[0]) % 10 == 0:
         lo = int(mention.values[0])
-        return (lo, lo + 9) if lo % 100 else (lo, lo + 99)  # "the 1880s"; "the 1900s" may be the century
+        if lo % 100 == 0:
+            return (lo, lo + 99)  # "the 1900s" may be the century
+        return {"early": (lo, lo + 3), "mid": (lo + 3, lo + 7), "middle": (lo + 3, lo + 7),
+                "late": (lo + 6, lo + 9)}.get(part, (lo, lo + 9))  # fmt: skip
     return None
 
 

@@ -8,8 +8,8 @@ is in its source, so word overlap and the entailment model (P = 0.97 and 0.85) c
 reads, in each sentence of the claim and of the best evidence window, two events joined by a word of
 order, in the order they happened:
 
-- "A and then B", "A, then B" ("first A and then B"), "A, followed by B": A, then B;
-- "A before B", "Before B, A": A, then B;
+- "A and then B", "A, then B" ("first A and then B"), "A and later B", "A, followed by B": A, then B;
+- "A before B", "Before B, A" ("prior to"): A, then B ("testified before the committee" is a place);
 - "B after A", "After A, B": A, then B ("archived after 90 days": 90 days, then archived).
 
 It finds a conflict when the claim's first event is the window's second and its second the window's first:
@@ -27,15 +27,22 @@ from citebound.text.stem import alpha_content_stems
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.negation import states_negation
 
-# (pattern, which group happened first); "then" after "until" / "since" / "by" / "from" is a time, not an order
-_ORDERS = tuple((re.compile(p, re.IGNORECASE | re.DOTALL), first) for p, first in (
-    (r"^(?P<a>.+?)\s*,?\s+(?<!until\s)(?<!since\s)(?<!by\s)(?<!from\s)(?:and\s+)?then\s+(?P<b>.+)$", "a"),
-    (r"^(?P<a>.+?)\s*,?\s+followed\s+by\s+(?P<b>.+)$", "a"),
-    (r"^before\s+(?P<b>.+?),\s*(?P<a>.+)$", "a"),
-    (r"^after\s+(?P<a>.+?),\s*(?P<b>.+)$", "a"),
-    (r"^(?P<a>.+?)\s+before\s+(?P<b>.+)$", "a"),
-    (r"^(?P<b>.+?)\s+after\s+(?P<a>.+)$", "a"),
+# each pattern: group a happened first, then b; "then" after "until" / "since" / "by" / "from" is a time
+_ORDERS = tuple(re.compile(p, re.IGNORECASE | re.DOTALL) for p in (
+    r"^(?P<a>.+?)\s*,?\s+(?<!until\s)(?<!since\s)(?<!by\s)(?<!from\s)(?:and\s+)?(?:then|later|subsequently|afterwards)\s+(?P<b>.+)$",
+    r"^(?P<a>.+?)\s*,?\s+followed\s+by\s+(?P<b>.+)$",
+    r"^(?:before|prior\s+to)\s+(?P<b>.+?),\s*(?P<a>.+)$",
+    r"^after\s+(?P<a>.+?),\s*(?P<b>.+)$",
+    r"^(?P<a>.+?)\s+(?:before|prior\s+to)\s+(?P<b>.+)$",
+    r"^(?P<b>.+?)\s+after\s+(?P<a>.+)$",
 ))  # fmt: skip
+# "before" of a place ("testified before the committee", "appeared before parliament") is no order
+_BEFORE_A_BODY = re.compile(
+    r"\b(?:appear\w*|testif\w*|stood|stand\w*|came|come\w*|brought|went|go(?:es|ing)?|argued|spoke|bow\w*)\s+before\b|"
+    r"\bbefore\s+(?:the\s+|a\s+)?(?:committee|court|parliament|congress|senate|house|judge|jury|panel|council|board|"
+    r"tribunal|magistrate|audience|crowd|camera|cameras|assembly|commission|inquiry|hearing)\b",
+    re.IGNORECASE,
+)
 _FIRST = re.compile(r"\bfirst\b,?\s*", re.IGNORECASE)
 _SHARE = 0.6
 
@@ -43,8 +50,9 @@ _SHARE = 0.6
 def _events(sentence: str) -> tuple[set[str], set[str]] | None:
     """(the content stems of the event that happened first, of the one after) of the first word of order in
     `sentence` that joins two events of at least two content words each; None when there is none."""
-    text = sentence.strip().rstrip(".!?;: ")
-    for pattern, _ in _ORDERS:
+    text = _BEFORE_A_BODY.sub(lambda m: m.group(0).replace("before", "in front of").replace("Before", "In front of"),
+                              sentence.strip().rstrip(".!?;: "))  # fmt: skip
+    for pattern in _ORDERS:
         m = pattern.match(text)
         if m is None:
             continue
@@ -61,7 +69,8 @@ def _share(claimed: set[str], stated: set[str]) -> float:
 def reversed_orders(claim: str, window: str) -> list[str]:
     """Each pair of events the claim tells in the order opposite to the window's, as a readable phrase; empty
     when there is none or the claim is negated."""
-    if not re.search(r"\b(?:then|before|after|followed)\b", claim, re.IGNORECASE) or states_negation(tokens(claim)):
+    if not re.search(r"\b(?:then|before|after|followed|later|subsequently|afterwards|prior)\b", claim, re.IGNORECASE) \
+            or states_negation(tokens(claim)):
         return []
     out = []
     for c_start, c_end in sentence_spans(claim) or [(0, len(claim))]:

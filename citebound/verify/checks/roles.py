@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.kinds import ONE_OF_A_KIND
+from citebound.text.stem import IRREGULAR_BASE, STOP_WORDS, stem
 from citebound.verify.checks.negation import CLAUSE_NEGATIONS, states_negation
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[.;:,!?()]")
@@ -63,11 +64,10 @@ _IRREGULAR_PAST = frozenset("""born built wrote written led won made began begun
 taken ran found became left met taught brought drew drawn grew grown chose chosen spoke spoken told kept lost
 paid sent spent sang sung stood went came did done beat beaten broke broken caught chose fought flew flown
 hid hidden knew known laid lit meant rode ridden rang rung saw seen shot shut sold stole stolen swore sworn
-threw thrown understood woke woken wore worn""".split())
+threw thrown understood woke woken wore worn""".split()) | frozenset(IRREGULAR_BASE)
 
 
-_CALENDAR = frozenset("""january february march april may june july august september october november december
-monday tuesday wednesday thursday friday saturday sunday""".split())
+_CALENDAR = frozenset({"may"} | {w for w, (kind, _) in ONE_OF_A_KIND.items() if kind in ("month", "day")})
 
 
 def _is_name(tok: str) -> bool:
@@ -96,13 +96,17 @@ def _is_present(tok: str) -> bool:
 
 def _name_before(toks: list[str], i: int) -> list[str]:
     """The names right before position i, joined by "and" / "or" / commas ("Bob and Alice" founded)."""
-    names, j = [], i - 1
+    return [t for t in toks[_name_start(toks, i) : i] if _is_name(t)][::-1]
+
+
+def _name_start(toks: list[str], i: int) -> int:
+    """Where the names right before position i begin (i itself when none)."""
+    j = i - 1
     while j >= 0 and _is_name(toks[j]):
-        names.append(toks[j])
         j -= 1
         if j >= 1 and toks[j] in _JOIN and _is_name(toks[j - 1]):
             j -= 1
-    return names
+    return j + 1
 
 
 def _names_after(toks: list[str], i: int) -> list[str]:
@@ -134,11 +138,17 @@ def _clauses(text: str) -> list[list[str]]:
             out.append([])  # ", beating Madrid": a participle's clause, of what it names, not the verb's before
             continue
         if tok.casefold() in ("and", "but", "while", "whereas") and out[-1] and not _is_name(out[-1][-1]) \
-                and _is_verb(_after_name(toks, k + 1)):  # fmt: skip
+                and _states_deed(_after_name(toks, k + 1)):  # fmt: skip
             out.append([])  # "..., while Marcus Yeo became head of operations": another subject's clause
             continue
         out[-1].append(tok)
     return [c for c in out if c]
+
+
+def _states_deed(tok: str) -> bool:
+    """A verb in the past or the present ("became", "leads"): what a new subject does. A noun after a name is
+    none ("and Marcus Yeo head of operations": the verb left out, the clause goes on)."""
+    return _is_past(tok) or (_is_present(tok) and not tok.endswith("ss"))
 
 
 def _after_name(toks: list[str], k: int) -> str:
@@ -163,7 +173,7 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
         if past and i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
             out.append(("who", verb, frozenset(agent), tok))
         elif past and i >= 2 and clause[i - 1].casefold() in ("was", "were") and (whom := _name_before(clause, i - 1)) \
-                and (i - 1 == len(whom) or not _is_name(clause[i - len(whom) - 2])):  # fmt: skip
+                and ((start := _name_start(clause, i - 1)) == 0 or not _is_name(clause[start - 1])):  # fmt: skip
             # "Lena Brandt was appointed chief financial officer": to whom the deed was done (no agent named)
             out.append(("whom", verb, frozenset(whom), tok))
         for j in range(i + 1, min(len(clause) - 1, i + 1 + _PLACE_REACH)):

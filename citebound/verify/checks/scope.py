@@ -14,8 +14,9 @@ the claim and its best evidence window:
   of the five flights", "a third of the members", "40 percent of the staff", "few members", "a minority
   of"), and says no `most` / `majority` / `all` itself;
 - **all, restricted**: the claim says `all` / `every` / `each` / `any` of a noun, and the clause of the window
-  that states the rest of it goes on with an exception or a condition (`except`, `other than`, `but not`,
-  `only if`, `but only`, `unless`, `provided`, `as long as`, `subject to` ...) the claim does not state:
+  that states the rest of it goes on with an exception of some of those things (`except`, `other than`,
+  `but not` ...: "except those who ...", "except Mondays" of "every day") or a condition (`only if`,
+  `unless`, `provided`, `as long as` ...) the claim does not state:
   "Every staff member must complete the training by 30 November" against "All staff must complete the
   training by 30 November, except those who completed it within the past year";
 - **only**: the claim says `only` of a noun (or "X alone"), the window names that noun joined to
@@ -102,12 +103,39 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
 # the words that open an exception (checks/exceptions.py reads the same)
 EXCEPTION_WORDS = (r"except(?:\s+for)?|excluding|other\s+than|apart\s+from|with\s+the\s+exception\s+of|but\s+not|"
                    r"save\s+for")
-# what takes part of a statement back: an exception or a condition right after it
+# what takes part of a statement back: an exception (of some of the things the claim says "all" of) or a
+# condition (on the whole statement) right after it
 _RESTRICTION = re.compile(
-    rf"\b(?:{EXCEPTION_WORDS}|only\s+if|only\s+when|but\s+only|unless|provided(?:\s+that)?|as\s+long\s+as|"
-    r"on\s+(?:the\s+)?condition\s+that|subject\s+to)\b",
+    rf"\b(?:(?P<exception>{EXCEPTION_WORDS})|only\s+if|only\s+when|unless|provided(?:\s+that)?|as\s+long\s+as|"
+    r"on\s+(?:the\s+)?condition\s+that)\b",
     re.IGNORECASE,
 )
+# an exception names some of the quantified things by these too ("except those who ...", "other than new hires")
+_SOME_OF_THEM = frozenset({"those", "anyone", "anybody", "people", "ones", "who", "whom", "whose"})
+_TIME_NOUNS = frozenset({"day", "week", "month", "year", "weekday"})
+
+
+def _quantified(c_toks: list[str], i: int) -> set[str]:
+    """The stems of the noun phrase after the universal at i: "every staff member" -> {staff, member}, "every
+    employee receives" -> {employe} (a verb in -s after a singular quantifier ends it), "all students" ->
+    {student}."""
+    words = [t for t in c_toks[i + 1 : i + 4] if t.isalpha() and t not in STOP_WORDS][:2]
+    if not words:
+        return set()
+    if len(words) == 2 and (c_toks[i] == "all" or words[1].endswith("s")):
+        words = words[:1]
+    return {stem(w) for w in words}
+
+
+def _names_some(phrase: str, quantified: set[str]) -> bool:
+    """Whether an exception's phrase names some of the quantified things: the noun itself, "those who ...",
+    or a day or month of a time noun ("every day except Mondays")."""
+    from citebound.text.kinds import ONE_OF_A_KIND  # (text/kinds imports nothing from the checks)
+
+    toks = [t for t in tokens(phrase) if t.isalpha()]
+    if {stem(t) for t in toks} & quantified or _SOME_OF_THEM.intersection(toks):
+        return True
+    return bool(quantified & _TIME_NOUNS) and any(ONE_OF_A_KIND.get(t, ("",))[0] in ("day", "month") for t in toks)
 
 
 def _universal_restricted(claim: str, c_toks: list[str], i: int, claimed: set[str], evidence: str) -> str | None:
@@ -115,12 +143,14 @@ def _universal_restricted(claim: str, c_toks: list[str], i: int, claimed: set[st
     something ("Every staff member must complete the training by 30 November" against "All staff must
     complete the training by 30 November, except those who completed it within the past year"; "Any
     student may retake the exam" against "Students may retake the exam, but only if ..."): the words of the
-    claim, but the two after its universal, all stated before the restriction, with the quantified noun; the
+    claim, but its quantified noun phrase, all stated before the restriction, with the quantified noun; an
+    exception set off by a comma takes back part of the statement (", except interns"), one that is not
+    must name some of the quantified things ("study mathematics but not Latin" excepts the object); the
     claim states no restriction itself. None when there is none."""
     noun = _noun_after(c_toks, i)
     if noun is None or _RESTRICTION.search(claim) or "only" in c_toks:
         return None
-    quantified = {stem(t) for t in c_toks[i + 1 : i + 3] if t.isalpha()}  # "every staff member": staff (member)
+    quantified = _quantified(c_toks, i)
     rest = claimed - quantified
     for clause in restating_clauses(evidence, rest):
         m = _RESTRICTION.search(clause)
@@ -128,6 +158,9 @@ def _universal_restricted(claim: str, c_toks: list[str], i: int, claimed: set[st
             continue
         stated = alpha_content_stems(tokens(clause[: m.start()]))
         phrase = clause[m.start() :].split(".")[0].strip().rstrip(",;:")
+        set_off = clause[: m.start()].rstrip().endswith(",") and not m.group("exception").lower().startswith("but")
+        if m.group("exception") and not set_off and not _names_some(phrase[m.end() - m.start() :], quantified):
+            continue  # "study mathematics but not Latin": an exception of the object, not of the quantified
         if rest <= stated and stem(noun) in stated and alpha_content_stems(tokens(phrase)) - claimed:
             return phrase if len(phrase) <= 80 else phrase[:79].rstrip() + "…"
     return None

@@ -38,6 +38,13 @@ def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, sa
         ("The museum is not closed on Tuesdays.", "The museum is closed on Mondays."),  # negated: another rule's
         ("The shop is open on Saturdays.", "The shop is open on weekends."),  # a day is no other part of the week
         ("The report is published every month.", "The report is published every month and reviewed every year."),
+        # how often said with a count, a month that is a verb, a colour that is a name (a review of 2026-12-02 found
+        # each blocked)
+        ("The magazine is published monthly.", "The magazine is published twelve times a year."),
+        ("The museum opens daily.", "The museum is open seven days a week."),
+        ("The festival lasts a week.", "The festival lasts seven days and is held every year."),
+        ("Protesters march to the capitol.", "In April, protesters marched to the capitol."),
+        ("Meg White played the drums.", "Meg played the drums and Jack played a red guitar."),
     ],
 )  # fmt: skip
 def test_the_same_word_another_spelling_or_other_words_are_no_swap(claim, source):
@@ -66,6 +73,7 @@ def test_on_time_late_or_early_swapped_is_unsupported(claim, source, said):
         ("The late king founded the abbey.", "The king founded the abbey in 1120; he died late in life."),  # no such phrase
         ("The project was not completed on time.", "The project was completed two months late."),  # negated
         ("The report was delayed.", "The report was delayed by two weeks."),
+        ("The bridge was completed early in 1932.", "The bridge was completed in February 1932, three months behind schedule."),
     ],
 )  # fmt: skip
 def test_the_same_timeliness_or_none_is_no_swap(claim, source):

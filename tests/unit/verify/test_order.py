@@ -39,6 +39,11 @@ def test_two_events_in_the_other_order_are_unsupported(claim, source):
         ("Logs are archived after 90 days.", "Logs are reviewed weekly and archived after 90 days."),
         ("The board did not vote to postpone the hiring before it approved the budget.", BOARD),  # negated
         ("Prices rose until then.", "Prices then fell."),  # "until then" is a time
+        # "before" of a place (a review of 2026-12-02 found both blocked)
+        ("Senator Jones testified before the committee after the report was released.",
+         "After the report was released, Senator Jones testified before the committee."),
+        ("The minister appeared before parliament after the scandal broke.",
+         "After the scandal broke, the minister appeared before parliament."),
     ],
 )  # fmt: skip
 def test_the_same_order_said_another_way_is_no_conflict(claim, source):

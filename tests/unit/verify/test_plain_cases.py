@@ -95,6 +95,14 @@ says is due ("shall repay") or goes to someone ("referred the patient to Dr. Oka
 name reports of itself ("Harbor Mills said that it had acquired Delta Foods"; 2 new), on 272. A deadline
 ("by 11 am") is no amount a thing changed by (the numbers rule had blocked "must leave their rooms by 11 am"
 as "not for 'rooms'"), and a time of another clause is no time of the claim's subject (2 new), on 274.
+2026-12-02 (fourteenth session), the kinds two new blind sets (cases9, cases10) and a probe showed, each a
+contradiction and a restatement: a deed turned round past "the startup NAME" / "the city of NAME", a passive
+deed done to another name, a post "served as" up to a year, "every" of a statement taken back by an
+exception or a condition, "on Tuesdays" / "on Thursdays" and a range's qualifier, "never give" / "can be
+given", a word swapped for another of its closed kind ("every month" / "every week"), percentage points
+against percent, the same verb with another doer, "including" an excepted thing, two events in the other
+order, on time / late, a century or a decade as a date, a duration after "for" (33 new), on 351:
+deterministic 0.892, full 0.983.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:

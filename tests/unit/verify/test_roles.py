@@ -69,6 +69,10 @@ def test_a_name_put_where_the_source_puts_another_or_never_names_is_unsupported(
          "Lena Brandt was appointed chief financial officer, while Marcus Yeo became head of operations."),
         ("Marcus Yeo was appointed to the board.", "Lena Brandt and Marcus Yeo were appointed to the board."),
         ("Marcus Yeo was promoted.", "Lena Brandt was appointed chief financial officer and Marcus Yeo was promoted."),
+        # a repeated verb left out after "and": no new subject's clause (a review of 2026-12-02 found both blocked)
+        ("Marcus Yeo was appointed head of operations.",
+         "Lena Brandt was appointed chief financial officer and Marcus Yeo head of operations."),
+        ("Jones was elected deputy mayor.", "Smith was elected mayor and Jones deputy mayor."),
     ],
 )  # fmt: skip
 def test_faithful_restatements_and_unrelated_names_are_no_conflict(claim, source):

@@ -25,6 +25,7 @@ from citebound.verify.checks.scope import scope_conflicts
          "Students may retake the final exam once, but only if they attended at least 80% of the lectures."),
         ("The museum is open every day.", "The museum is open every day except Mondays."),
         ("All tenants may keep a cat.", "All tenants may keep a cat as long as the landlord agrees in writing."),
+        ("All employees get a bonus.", "All employees get a bonus, except interns."),
     ],
 )
 def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
@@ -49,6 +50,12 @@ def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
          "All staff must complete the training. Contractors are exempt, except those on site."),  # another clause's
         ("Every student may retake the exam only if they attended.",
          "Students may retake the exam, but only if they attended the lectures."),  # the claim's own "only if"
+        # a restriction of something else than the quantified things (a review of 2026-12-02 found each blocked)
+        ("Every employee receives health insurance.",
+         "All employees receive health insurance, but only managers receive a company car."),
+        ("Every student studies mathematics.", "All students study mathematics but not Latin."),
+        ("Every member must follow the code of conduct.",
+         "All members must follow the code of conduct and are subject to an annual review."),
     ],
 )
 def test_no_conflict_where_the_scope_agrees_or_the_claim_says_something_else(claim, source):
