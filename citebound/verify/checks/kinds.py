@@ -37,11 +37,13 @@ _DATE_WORDS = frozenset({"in", "on", "of", "since", "until", "till", "by", "from
                          "late", "last", "next", "this", "every", "each"})  # fmt: skip
 
 
-def _counts(toks: list[str], i: int) -> bool:
-    """Whether the word at i is read: a period only as how often, a month only as a date."""
+def _counts(toks: list[str], i: int, lenient: bool = False) -> bool:
+    """Whether the word at i is read: a period only as how often, a month only as a date. `lenient`: also a
+    period after "per" / "a" ("£120 per month" states the claim's "monthly"; it swaps in for none)."""
     kind = ONE_OF_A_KIND[toks[i]][0]
     if kind == "period":
-        return toks[i] in FREQUENCY_ADVERBS or (i > 0 and toks[i - 1] in _HOW_OFTEN)
+        return toks[i] in FREQUENCY_ADVERBS or (i > 0 and (toks[i - 1] in _HOW_OFTEN or (
+            lenient and toks[i - 1] in ("per", "a", "an"))))
     if kind == "month":
         return (i > 0 and (toks[i - 1] in _DATE_WORDS or toks[i - 1].isdigit())) or (
             i + 1 < len(toks) and toks[i + 1].isdigit())
@@ -61,7 +63,7 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
         return []
     w_toks = tokens(window)
     named = _names(claim) | _names(window)  # a colour written as a name is the name's
-    in_window = {ONE_OF_A_KIND[t] for j, t in enumerate(w_toks) if t in ONE_OF_A_KIND and _counts(w_toks, j)}
+    in_window = {ONE_OF_A_KIND[t] for j, t in enumerate(w_toks) if t in ONE_OF_A_KIND and _counts(w_toks, j, True)}
     if not in_window:
         return []
     claim_kinds = {ONE_OF_A_KIND[t] for j, t in enumerate(c_toks) if t in ONE_OF_A_KIND and _counts(c_toks, j)}

@@ -45,6 +45,9 @@ def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, sa
         ("The festival lasts a week.", "The festival lasts seven days and is held every year."),
         ("Protesters march to the capitol.", "In April, protesters marched to the capitol."),
         ("Meg White played the drums.", "Meg played the drums and Jack played a red guitar."),
+        # the ninth blind set's n43, blocked after the review's narrowing: "per month" states "monthly"
+        ("Interns receive a monthly travel allowance of £120.",
+         "Interns are not eligible for the annual bonus, but they do receive a travel allowance of £120 per month."),
     ],
 )  # fmt: skip
 def test_the_same_word_another_spelling_or_other_words_are_no_swap(claim, source):
