@@ -158,8 +158,9 @@ def _universal_restricted(claim: str, c_toks: list[str], i: int, claimed: set[st
             continue
         stated = alpha_content_stems(tokens(clause[: m.start()]))
         phrase = clause[m.start() :].split(".")[0].strip().rstrip(",;:")
-        set_off = clause[: m.start()].rstrip().endswith(",") and not m.group("exception").lower().startswith("but")
-        if m.group("exception") and not set_off and not _names_some(phrase[m.end() - m.start() :], quantified):
+        exception = m.group("exception")
+        set_off = bool(exception) and clause[: m.start()].rstrip().endswith(",") and not exception.lower().startswith("but")
+        if exception and not set_off and not _names_some(phrase[m.end() - m.start() :], quantified):
             continue  # "study mathematics but not Latin": an exception of the object, not of the quantified
         if rest <= stated and stem(noun) in stated and alpha_content_stems(tokens(phrase)) - claimed:
             return phrase if len(phrase) <= 80 else phrase[:79].rstrip() + "…"

@@ -25,6 +25,8 @@ from citebound.verify.checks.scope import scope_conflicts
          "Students may retake the final exam once, but only if they attended at least 80% of the lectures."),
         ("The museum is open every day.", "The museum is open every day except Mondays."),
         ("All tenants may keep a cat.", "All tenants may keep a cat as long as the landlord agrees in writing."),
+        # a condition after a comma: raised AttributeError (the exception group is empty), 2026-12-02
+        ("All tenants may keep a cat.", "All tenants may keep a cat, as long as the landlord agrees in writing."),
         ("All employees get a bonus.", "All employees get a bonus, except interns."),
     ],
 )
