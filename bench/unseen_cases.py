@@ -23,8 +23,8 @@ spent in the eleventh session, 8 kept blind: aggregate figures only). cases9.jso
 start of the fourteenth session, 2026-12-02, by a helper that read no file of the repository; spent
 for seven kinds, docs/benchmarks.md "Seven one-line false supports from the ninth blind set").
 cases10.jsonl (60; written the same way after those seven rules, measured once, then spent for six kinds).
-cases11.jsonl (60; written the same way mid-session, kept blind: measured once, after every change of
-the session, aggregate figures only).
+cases11.jsonl (60; written the same way mid-session, kept blind: aggregate figures only, measured after
+the session's changes). cases12.jsonl (60; written like the eleventh, spent for three kinds).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 

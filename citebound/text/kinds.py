@@ -14,7 +14,8 @@ _GROUPS = {
             "saturday saturdays", "sunday sundays"),
     # a day of the week is no other one than "weekdays": the two parts of the week are a kind of their own
     "part of the week": ("weekday weekdays", "weekend weekends"),
-    "part of the day": ("morning mornings", "afternoon afternoons", "evening evenings", "night nights"),
+    "part of the day": ("morning mornings", "afternoon afternoons", "evening evenings", "night nights", "noon midday",
+                        "midnight"),
     "season": ("spring", "summer summers", "autumn autumns", "winter winters"),
     # "may" is left out: a modal far more often than a month
     "month": ("january", "february", "march", "april", "june", "july", "august", "september", "october",

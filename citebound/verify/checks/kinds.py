@@ -11,7 +11,9 @@ It finds a swap when
 - the claim's word is not in the best evidence window (in any spelling of it: "daily" is "every day"),
 - the window has another word of its kind that the claim does not use, and
 - every other content word of the claim is in one clause of the window (a sentence, or part of one between
-  semicolons) that has the other word (the claim is that clause's statement with the one word swapped;
+  semicolons) that has the other word, or (a longer claim, an answer's sentence that says more) the window
+  has the other word between the same two content words as the claim's ("close at midnight on 14 March" /
+  "close at noon on 14 March") (the claim is that clause's statement with the one word swapped;
   with words the clause lacks, the claim may say something else: "The museum opens on Tuesdays" against
   "The museum is closed on Mondays; it opens on other days").
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.kinds import FREQUENCY_ADVERBS, ONE_OF_A_KIND
-from citebound.text.stem import alpha_content_stems, stem
+from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import tokens
 from citebound.verify.checks.negation import states_negation
 from citebound.verify.checks.scope import restating_clauses
@@ -77,17 +79,35 @@ def swapped_kinds(claim: str, window: str) -> list[str]:
         if kind == "colour" and tok in named:
             continue
         rest = claimed - {stem(t) for t in c_toks if t in ONE_OF_A_KIND and ONE_OF_A_KIND[t][0] == kind}
-        if not rest or not rest <= window_stems:
+        if not rest:
             continue
-        for clause in restating_clauses(window, rest):  # the statement, with the other word in it
-            c_w = tokens(clause)
-            others = [t for j, t in enumerate(c_w) if t in ONE_OF_A_KIND and _counts(c_w, j)
-                      and ONE_OF_A_KIND[t][0] == kind and ONE_OF_A_KIND[t] not in claim_kinds
-                      and not (kind == "colour" and t in named)]  # fmt: skip
-            if others:
-                out.append(f"the claim says {tok!r} where its evidence says {others[0]!r}")
-                break
+        def other(toks: list[str], j: int) -> bool:
+            t = toks[j]
+            return (t in ONE_OF_A_KIND and _counts(toks, j) and ONE_OF_A_KIND[t][0] == kind
+                    and ONE_OF_A_KIND[t] not in claim_kinds and not (kind == "colour" and t in named))  # fmt: skip
+        found = None
+        if rest <= window_stems:
+            for clause in restating_clauses(window, rest):  # the statement, with the other word in it
+                c_w = tokens(clause)
+                found = next((t for j, t in enumerate(c_w) if other(c_w, j)), None)
+                if found:
+                    break
+        if found is None:
+            # a longer claim (an answer's sentence says more): the other word where the window has the claim's
+            # word's neighbours ("close at midnight on 14 March" / "close at noon on 14 March")
+            found = next((t for j, t in enumerate(w_toks) if other(w_toks, j)
+                          and _neighbours(w_toks, j) == _neighbours(c_toks, i) != (None, None)), None)  # fmt: skip
+        if found:
+            out.append(f"the claim says {tok!r} where its evidence says {found!r}")
     return out
+
+
+def _neighbours(toks: list[str], i: int) -> tuple[str | None, str | None]:
+    """The stems of the nearest content words before and after position i (within three tokens each)."""
+    def near(span):
+        return next((stem(toks[k]) for k in span if toks[k].isalpha() and toks[k] not in STOP_WORDS
+                     and toks[k] not in ONE_OF_A_KIND), None)  # fmt: skip
+    return near(range(i - 1, max(-1, i - 4), -1)), near(range(i + 1, min(len(toks), i + 4)))
 
 
 # When a thing happened against its plan, as a phrase: on time, late, early ("completed two months late",

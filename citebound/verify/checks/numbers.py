@@ -456,7 +456,7 @@ def _frequency(text: str, pos: int) -> str | None:
 
 # What a number is said of by a phrase right after it: "9 am on Sundays", "300 euros for members"
 # (past the number's unit; the words joined by "and" / "or" up to the next punctuation or number)
-_QUALIFIER = re.compile(r"\s+(on|for|during|in)\s+(?:the\s+|all\s+)?((?:[^\W\d_]+(?:\s+(?:and|or)\s+|\s+)?){1,3})",
+_QUALIFIER = re.compile(r"\s+(on|for|during|in|of)\s+(?:the\s+|all\s+)?((?:[^\W\d_]+(?:\s+(?:and|or)\s+|\s+)?){1,3})",
                         re.IGNORECASE)
 
 
@@ -508,6 +508,7 @@ def qualifier_after(text: str, end: int, word_stem=_word_stem,
     phrase = " ".join(m.group(0).split())
     # the phrase ends before a join to what follows ("on Thursdays and until 6 pm": "on Thursdays")
     phrase = re.sub(r"(?:\s+(?:and|or)(?:\s+(?:" + "|".join(sorted(_JOIN_STOPS)) + r"))?)$", "", phrase, flags=re.IGNORECASE)
+    phrase = re.sub(r"(?:\s+(?:" + "|".join(sorted(_JOIN_STOPS)) + r"|with|and|or))+$", "", phrase, flags=re.IGNORECASE)
     return m.group(1).lower(), frozenset(map(word_stem, words)), phrase
 
 

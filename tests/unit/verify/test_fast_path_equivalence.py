@@ -36,7 +36,9 @@ from citebound.text.tokenize import tokens, tokens_in_spans
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts
 from citebound.verify.checks.negation import missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import number_problems
+from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
 from citebound.verify.checks.opposites import opposed_words, swapped_opposites
+from citebound.verify.checks.order import reversed_orders
 from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.scope import scope_conflicts
 
@@ -179,10 +181,12 @@ def reference_verdict(claim: str, evidence: str, threshold: float = SUPPORTED_AT
     def states(s: str, w: str) -> bool:
         return s in stated or (w in STOP_WORDS and w in words)
 
-    # the contradiction stages: negation (unless an exception affirms the claim), exception, scope, opposite
+    # the contradiction stages: negation (unless an exception affirms the claim), exception, scope, opposite,
+    # kind, order (the later ones, dates to cause, find nothing on these rows)
     if (not affirmed_by_exception(text, window) and polarity_conflicts(text, window)) \
             or exception_conflicts(text, window) or scope_conflicts(text, window) or modality_conflicts(text, window) \
-            or swapped_opposites(text, window, states):
+            or swapped_opposites(text, window, states) or swapped_kinds(text, window) \
+            or swapped_timeliness(text, window) or reversed_orders(text, window):
         return "unsupported", BLOCKED_SHARE * doc_share, None
     fraction = (doc_share + w_share) / 2
     pairs = claim_word_pairs(text)

@@ -20,6 +20,10 @@ from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
         ("The report is published monthly.", "The report is published quarterly.", "'monthly'"),
         ("Press the red button to reset the device.", "Press the blue button to reset the device.", "'red'"),
         ("The festival takes place in summer.", "The festival takes place in winter, when the lake freezes.", "'summer'"),
+        # a longer claim: the other word between the claim's word's neighbours (the twelfth blind set, full 0.63)
+        ("Applications open on 3 February and close at midnight on 14 March, with decisions due by the end of May.",
+         "Applications open on 3 February and close at noon on 14 March. Decisions will be announced by the end of May.",
+         "'midnight'"),
     ],
 )  # fmt: skip
 def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, said):

@@ -18,6 +18,11 @@ from citebound.verify.checks.plans import plan_conflicts
         ("The new wing is open to visitors.", "The new wing is scheduled to open to visitors.", "'wing'"),
         ("The city opened a second library.",
          "The city opened a new library and plans to open a second one next year.", "'second'"),
+        # what someone expects of a thing, and a long claim with one word of its own (2026-12-02, the twelfth blind
+        # set: full 0.96)
+        ("The company's full-year sales topped $2 billion for the first time, driven by strong demand in its medical "
+         "devices division.", "The company expects full-year sales to exceed $2 billion for the first time, driven by "
+         "strong demand in its medical devices division.", "'sales'"),
     ],
 )  # fmt: skip
 def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
@@ -44,6 +49,8 @@ def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
         ("The city opened a new library.", "The city opened a new library and plans to open a second one next year."),
         ("People expect Cameron to remain prime minister.", "Cameron is planning to remain prime minister."),
         ("The app does not support Android.", "The app supports iOS; Android support is planned."),  # negated
+        ("The company expects sales to exceed $2 billion.", "The company expects full-year sales to exceed $2 billion."),
+        ("The app supports Android tablets.", "The app supports iOS; Android support is planned."),  # a word of its own, short
     ],
 )  # fmt: skip
 def test_facts_restated_and_plans_restated_are_no_conflict(claim, source):
