@@ -4,8 +4,9 @@
 wing is closed" against "The south wing is closed", "The museum is closed on Tuesdays" against "... on
 Mondays": every other word of the claim is in its source, so word overlap scores it high and the
 entailment model said P = 0.85 for the first. The words are those of `text.kinds.ONE_OF_A_KIND` (a day
-of the week, a part of the week or of the day, a season, a month, a direction, a colour, a period read as
-how often: "every month", "a week", "weekly"; after a number a period is a unit, the numbers check's).
+of the week, a part of the week or of the day, a season, a month as a date, a direction, a colour not written
+as a name, a period read as how often: "every month", "each week", "weekly"; "a week" or a period after a
+number is a duration or a unit, the numbers check's).
 It finds a swap when
 
 - the claim's word is not in the best evidence window (in any spelling of it: "daily" is "every day"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from citebound.text.kinds import ONE_OF_A_KIND
 from citebound.text.numbers import FRACTION_WORDS, single_number
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
@@ -130,8 +131,6 @@ def _quantified(c_toks: list[str], i: int) -> set[str]:
 def _names_some(phrase: str, quantified: set[str]) -> bool:
     """Whether an exception's phrase names some of the quantified things: the noun itself, "those who ...",
     or a day or month of a time noun ("every day except Mondays")."""
-    from citebound.text.kinds import ONE_OF_A_KIND  # (text/kinds imports nothing from the checks)
-
     toks = [t for t in tokens(phrase) if t.isalpha()]
     if {stem(t) for t in toks} & quantified or _SOME_OF_THEM.intersection(toks):
         return True
