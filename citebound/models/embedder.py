@@ -80,6 +80,9 @@ class Embedder:
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # int16 sums in the int8 GEMM on AVX2 CPUs without VNNI, as in cross_encoder.py: a KB embedded on
+        # one CPU and queried on another must see the same vectors
+        options.add_session_config_entry("session.x64quantprecision", "1")
         session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
         self._tokenizer = tokenizer
         self._session = session  # last: a set session means the embedder is ready (see warm_up)

@@ -304,3 +304,18 @@ def test_the_shipped_calibration_names_a_long_source_weight_that_the_full_checke
     assert long is not None and long["min_chars"] > 0
     assert full.long_source_chars == long["min_chars"] and full.long_source_lexical_weight == long["lexical_weight"]
     assert full.lexical_weight == entry["lexical_weight"]
+
+
+def test_int8_sums_are_exact_on_every_x86_cpu():
+    # onnxruntime's u8s8 GEMM saturates 16-bit sums on AVX2 CPUs without VNNI: the same pair scored up to
+    # 0.11 apart there (two plain cases flipped on such a machine, 2026-12-02). The option makes every CPU
+    # compute the exact products, so the calibrated threshold means the same everywhere.
+    from citebound.models.cross_encoder import OnnxCrossEncoder
+    from citebound.models.embedder import Embedder
+
+    encoder = OnnxCrossEncoder(ENTAILMENT_DIR / "model.onnx")
+    encoder.warm_up()
+    assert encoder._session.get_session_options().get_session_config_entry("session.x64quantprecision") == "1"
+    embedder = Embedder()
+    embedder.warm_up()
+    assert embedder._session.get_session_options().get_session_config_entry("session.x64quantprecision") == "1"
