@@ -24,7 +24,9 @@ start of the fourteenth session, 2026-12-02, by a helper that read no file of th
 for seven kinds, docs/benchmarks.md "Seven one-line false supports from the ninth blind set").
 cases10.jsonl (60; written the same way after those seven rules, measured once, then spent for six kinds).
 cases11.jsonl (60; written the same way mid-session, kept blind: aggregate figures only, measured after
-the session's changes). cases12.jsonl (60; written like the eleventh, spent for three kinds).
+the session's changes). cases12.jsonl (60; written like the eleventh, spent for three kinds). cases13.jsonl (60;
+written the same way at the start of the fifteenth session, 2026-12-02, assistant-style answer sentences; spent
+for nine kinds, docs/benchmarks.md "A thirteenth blind set").
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 

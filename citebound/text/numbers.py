@@ -11,7 +11,8 @@ written the European way, 4990), so the check stays lenient rather than raising 
 What is deliberately not read as a number: digits glued after letters (`p53`, `H1N1`, `COVID-19`), a
 list enumerator at the start of a line (`1.`, `2)`), citation markers (`[1]`, `[S2]`), and, when
 `ambiguous_words=False` (how claims are read), the lone words `one`, `first` and `second`
-("one of the", "a second look"), except "first" and "second" as a rank ("finished second", "came first").
+("one of the", "a second look"), except "first" and "second" as a rank ("finished second", "came first")
+and "one" before a measure ("one month's notice", "one hour").
 
 Hedged claim numbers (`about 5,000`, `more than 40`) are marked, so a checker can accept a nearby or
 larger source value instead of demanding the exact one.
@@ -394,8 +395,9 @@ def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, 
     if lowered in (["a"], ["an"]):
         return None
     if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS \
-            and not (lowered[0] != "one" and RANKED.search(text, max(0, part[0].start() - 24), part[0].start())):
-        return None  # "one of the", "a second look"; but "finished second" is a rank
+            and not (lowered[0] != "one" and RANKED.search(text, max(0, part[0].start() - 24), part[0].start())) \
+            and not (lowered[0] == "one" and _ONE_MEASURE.match(text, part[0].end())):
+        return None  # "one of the", "a second look"; but "finished second" is a rank, "one month's notice" a number
     value, ordinal = _words_value(lowered)
     start, end = part[0].start(), part[-1].end()
     kind = "ordinal" if ordinal else "number"
@@ -442,6 +444,12 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
 
 
 _PERIOD = r"(?:second|minute|hour|day|night|week|fortnight|month|quarter|year|decade)"
+# "one month's notice", "one hour", "one kilometre": "one" before a measure is a number
+_ONE_MEASURE = re.compile(
+    rf"[\s-]+(?:{_PERIOD}s?(?:['’]s?)?|metres?|meters?|kilometres?|kilometers?|miles?|kilograms?|grams?|litres?|liters?|"
+    r"euros?|dollars?|pounds?|per\s*cent|percent)\b",
+    re.IGNORECASE,
+)
 _FREQUENCY_ADVERBS = r"(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)"
 # "once a day", "twice weekly": how often, a count ("twice a day" is not stated by "once a day")
 _TIMES = re.compile(rf"\b(once|twice|thrice)(?=\s+(?:(?:a|an|per|every|each)\s+{_PERIOD}\b|{_FREQUENCY_ADVERBS}\b))",
@@ -525,6 +533,8 @@ CONVERSIONS: dict[str, tuple[str, Fraction]] = {
     "millilitre": ("volume", Fraction(1, 1000)), "litre": ("volume", Fraction(1)),
     "millisecond": ("time", Fraction(1, 1000)), "second": ("time", Fraction(1)), "minute": ("time", Fraction(60)),
     "hour": ("time", Fraction(3600)), "day": ("time", Fraction(86400)), "week": ("time", Fraction(604800)),
+    # months are no fixed number of days, but a year is twelve of them ("two years" = "24 months")
+    "month": ("months", Fraction(1)), "year": ("months", Fraction(12)),
     "watt": ("power", Fraction(1)), "kilowatt": ("power", Fraction(1000)), "megawatt": ("power", Fraction(10**6)),
     "gigawatt": ("power", Fraction(10**9)),
 }  # fmt: skip

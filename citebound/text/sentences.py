@@ -106,3 +106,16 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def split_sentences(text: str) -> list[str]:
     """The sentences of `text`, as strings (see `sentence_spans` for offsets)."""
     return [text[s:e] for s, e in sentence_spans(text)]
+
+
+# where one sentence of an answer goes on to another statement: a semicolon, or a comma before a
+# conjunction ("..., so Dr Okafor is recommending a change", "..., and MFA is mandatory")
+_CLAUSE_CUT = re.compile(r";\s*|,\s+(?=(?:and|but|so|while|whereas|although|though|yet|with)\s)", re.IGNORECASE)
+
+
+def clause_parts(sentence: str) -> list[str]:
+    """The statements one sentence joins: its parts between semicolons and before ", and" / ", but" /
+    ", so" / ", while" / ", with" ...; the conjunction stays at the start of its part. One part when
+    nothing joins them. Rules that read "the claim" read each part of a long answer sentence so."""
+    parts = [p.strip() for p in _CLAUSE_CUT.split(sentence)]
+    return [p for p in parts if p] or [sentence]

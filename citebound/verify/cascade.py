@@ -96,7 +96,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
-from citebound.verify.checks.conditions import dropped_conditions
+from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
@@ -107,7 +107,7 @@ from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
 from citebound.verify.checks.order import reversed_orders
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
-from citebound.verify.checks.plans import plan_conflicts
+from citebound.verify.checks.plans import plan_conflicts, weighed_as_decided
 from citebound.verify.checks.roles import crossed_roles, invented_authors, other_doers, role_conflicts, swapped_roles
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
@@ -131,9 +131,9 @@ _CONTRADICTION_RULES = (
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)
                                               or other_doers(claim, window)),
-    ("plan", lambda c, claim, window, source: plan_conflicts(claim, window)),
+    ("plan", lambda c, claim, window, source: plan_conflicts(claim, window) or weighed_as_decided(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
-    ("condition", lambda c, claim, window, source: dropped_conditions(claim, window)),
+    ("condition", lambda c, claim, window, source: dropped_conditions(claim, window) or waived_conditions(claim, window)),
     ("cause", lambda c, claim, window, source: invented_causes(claim, source)),
 )  # fmt: skip
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")

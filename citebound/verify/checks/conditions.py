@@ -23,12 +23,20 @@ days" against "... after the item arrives"; ", and adults pay 10 euros"). A clai
 condition itself is not found word for word up to the connective, so it is left to the other stages.
 The cascade runs it with the negation rule; a conflict makes the source `unsupported` (stage
 `condition`) whatever a model says.
+
+`waived_conditions`, in the same stage: a claim that says it holds whatever happens ("wherever the device
+was", "regardless of the reason", "however many transfers", "with no exceptions") against the sentence of
+the window that restates it and sets a condition or an exception ("provided ...", "unless ...", "except
+...", "other than ..."). The entailment model supported both cases of the thirteenth blind set (P 0.58, 0.91).
 """
 
 from __future__ import annotations
 
 import re
 
+from citebound.text.sentences import sentence_spans
+from citebound.text.stem import alpha_content_stems
+from citebound.text.tokenize import tokens
 from citebound.verify.spans import find_span, rest_of_sentence
 
 # right after the claim: what makes it conditional (the comma before it optional)
@@ -88,4 +96,45 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
     if before:
         condition = window[before.start() : start].strip(" ,.!?;:")
         return [f"the source opens with {condition[:80]!r}, a condition the claim leaves out"]
+    return []
+
+
+# A claim that says it holds whatever happens: "wherever the device was", "regardless of the reason", "in
+# every case", "with no exceptions"; up to the end of its clause
+_WHATEVER = re.compile(
+    r"\b(?:wherever|whenever|whatever|whichever|however\s+(?:many|much|long)|regardless\s+of|irrespective\s+of|"
+    r"no\s+matter|in\s+(?:all|every|any)\s+cases?|without\s+(?:any\s+)?(?:exception|conditions?|restrictions?)|"
+    r"with\s+no\s+(?:exceptions?|conditions?|restrictions?)|unconditionally)\b[^,;.!?]*",
+    re.IGNORECASE,
+)
+# What a source sets on a statement: a condition or an exception
+_LIMITED = re.compile(
+    r"\b(?:provided(?:\s+that)?|providing|only\s+(?:if|when|where)|as\s+long\s+as|on\s+(?:the\s+)?condition\s+that|"
+    r"unless|except(?:\s+for)?|excluding|other\s+than|apart\s+from|subject\s+to|but\s+not)\b[^.;!?]*",
+    re.IGNORECASE,
+)
+_RESTATED_SHARE = 0.6  # of the claim's other content words, in the sentence that sets the condition
+
+
+def waived_conditions(claim: str, window: str) -> list[str]:
+    """A claim that says it holds whatever happens ("covers accidental damage ..., wherever the device was")
+    against a window whose sentence restating it sets a condition or an exception ("..., provided the
+    device was kept in a locked room"; "for all business travel, except journeys within central London"):
+    the source's words, as a readable phrase; empty otherwise. The sentence must state most (60 %, two at
+    least) of the claim's content words outside its "whatever" phrase."""
+    said = _WHATEVER.search(claim)
+    if said is None:
+        return []
+    core = alpha_content_stems(tokens(claim[: said.start()] + " " + claim[said.end() :]))
+    if len(core) < 2:
+        return []
+    for start, end in sentence_spans(window):
+        sentence = window[start:end]
+        limit = _LIMITED.search(sentence)
+        if limit is None:
+            continue
+        shared = core & alpha_content_stems(tokens(sentence))
+        if len(shared) >= max(2, _RESTATED_SHARE * len(core)):
+            return [f"the claim says {said.group(0).strip()[:60]!r} where the source sets "
+                    f"{limit.group(0).strip()[:80]!r}"]
     return []

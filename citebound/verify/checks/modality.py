@@ -26,6 +26,10 @@ A capitalised "May" inside a sentence, or before a number, is the month ("on 3 M
 evidence may also state an obligation without a modal verb ("Drivers need a valid licence", "are
 obligated to"): read there only, so those words can stop a conflict but never make one.
 
+A claim that joins statements in one sentence (an answer's "..., and MFA is mandatory", "..., so Dr Okafor
+is recommending a change") is read whole, then part by part (`text.sentences.clause_parts`), each part
+against the clauses of the evidence that restate it. "recommend(s)" and "advise(s)" rank as recommendations.
+
 An obligation the source denies ("not required", "need not", "don't have to") conflicts with a claim that
 states it ("must"), when the claim restates the source's words. A weaker claim ("may" against "must") is
 not a conflict. The cascade runs it with the negation rule; a
@@ -38,12 +42,13 @@ import re
 
 from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
-from citebound.text.sentences import sentence_spans
+from citebound.text.sentences import clause_parts, sentence_spans
 from citebound.verify.checks.scope import restating_clauses
 
 _RANK = {
     **dict.fromkeys(("must", "shall", "required", "mandatory", "compulsory", "obligatory", "obliged"), 3),
-    **dict.fromkeys(("should", "ought", "recommended", "advised", "encouraged", "expected"), 2),
+    **dict.fromkeys(("should", "ought", "recommended", "advised", "encouraged", "expected",
+                     "recommend", "recommends", "advise", "advises"), 2),
     **dict.fromkeys(("may", "might", "can", "could", "optional", "allowed", "permitted"), 1),
 }
 _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an obligation
@@ -82,7 +87,27 @@ def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
 
 
 def modality_conflicts(claim: str, evidence: str) -> list[str]:
-    """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise."""
+    """The claim's modal where it outranks its evidence's, as a readable phrase; empty otherwise. A claim
+    that joins several statements ("Employees are required to change their passwords, and MFA is
+    mandatory") is read whole, then part by part (`clause_parts`), each against the clauses of the
+    evidence that restate it: a "mandatory" of the other part is not the recommendation's."""
+    if found := _modality_conflicts(claim, evidence):
+        return found
+    parts = clause_parts(claim)
+    if len(parts) < 2:
+        return []
+    for part in parts:
+        restating = list(restating_clauses(_months_named(evidence), _content(tokens(_months_named(part)))))
+        if restating and (found := _modality_conflicts(part, " ".join(c.strip().rstrip(".") + "." for c in restating))):
+            return found
+    return []
+
+
+def _content(toks: list[str]) -> set[str]:
+    return {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS}
+
+
+def _modality_conflicts(claim: str, evidence: str) -> list[str]:
     c_toks = tokens(_months_named(claim))
     claimed = _modals(c_toks)
     if not claimed:
@@ -121,7 +146,21 @@ def _hedge_words(toks: list[str]) -> list[int]:
 
 def stated_hedges(claim: str, evidence: str) -> list[str]:
     """The source's hedge where the claim states as fact what every restating clause of the source only
-    hedges; empty otherwise."""
+    hedges; empty otherwise. A claim that joins statements is read whole, then part by part
+    (`clause_parts`: "..., so Dr Okafor is recommending a change in diet" against "Dr Okafor may
+    recommend a change in diet")."""
+    if found := _stated_hedges(claim, evidence):
+        return found
+    parts = clause_parts(claim)
+    if len(parts) < 2 or _modals(tokens(_months_named(claim))):
+        return []
+    for part in parts:
+        if found := _stated_hedges(part, evidence):
+            return found
+    return []
+
+
+def _stated_hedges(claim: str, evidence: str) -> list[str]:
     c_toks = tokens(_months_named(claim))
     if not c_toks or _modals(c_toks) or _hedge_words(c_toks):
         return []  # the claim hedges or states a modal itself (the modality ranks above read those)

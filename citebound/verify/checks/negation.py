@@ -24,7 +24,9 @@ its source is in the source. Two rules:
   text's negation of them is no conflict: what a weak negation reaches ("little change", "minimal
   contribution", "lacks power", "failed to show", "without supervision") and the complement of a
   negated verb of saying or believing ("he would not agree that CO2 is a primary contributor": not a
-  statement that it is). A word both negated and plain in the same text is not a conflict. What a negated
+  statement that it is). A word both negated and plain in the same text is not a conflict. A clause of the
+  evidence that denies with a word of its own ("Garden waste collections are suspended", "It will remain
+  closed on Sundays": `_DENIAL_WORDS`) states none of its words against a claim that negates them. What a negated
   verb of showing leaves unshown ("has not been shown to be safe", "was not proven to reduce pain": the
   first content word after its "to (be)") is neither stated nor negated, yet a claim that states it
   plainly ("The treatment is safe"), with no hedge ("may", "might", "likely"), states what its source says
@@ -149,9 +151,9 @@ def negations(text: str) -> set[str]:
 
 def missing_negations(claim: str, evidence: str) -> list[str]:
     """Negations the claim states when the evidence states none, sorted ("not" and "never" both negate:
-    "not stored" restates "never stored")."""
+    "not stored" restates "never stored"; "suspended", "closed" ... deny without a cue)."""
     claimed = negations(claim)
-    if not claimed or negations(evidence) or any(t in _WEAK_CUES for t in tokens(evidence)):
+    if not claimed or negations(evidence) or any(t in _WEAK_CUES or t in _DENIAL_WORDS for t in tokens(evidence)):
         return []
     return sorted(claimed)
 
@@ -350,8 +352,9 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     for word, phrase in e_neg.items():
         if word in c_plain and word not in c_neg and word not in e_plain:
             out.append(f"the source says {phrase} and the claim does not ({c_plain[word]!r})")
+    denied = _denied_clause_words(evidence) if c_neg else set()
     for word, phrase in c_neg.items():
-        if word in e_plain and word not in e_neg and word not in c_plain:
+        if word in e_plain and word not in e_neg and word not in c_plain and word not in denied:
             out.append(f"the claim says {phrase} and the source does not ({e_plain[word]!r})")
     if not out and not _HEDGES & set(tokens(claim)):
         for word, phrase in unshown(evidence).items():
@@ -362,6 +365,24 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
         # doesn't cover water damage."): the sentence that holds most of the claim's words decides
         out = [o + " (in the sentence about the claim)" for o in polarity_conflicts(claim, focus)]
     return list(dict.fromkeys(out))  # a compound and its parts read alike
+
+
+# Words that deny what their clause names without a negation cue: "Garden waste collections are suspended",
+# "It will remain closed on Sundays" say there is no garden waste collection, no Sunday opening
+_DENIAL_WORDS = frozenset("""suspended cancelled canceled discontinued withdrawn scrapped halted abolished closed
+unavailable paused""".split())
+_DENIAL_CLAUSE = re.compile(r"[^.;:!?,]+")
+
+
+def _denied_clause_words(evidence: str) -> set[str]:
+    """Stems of the content words of each clause of `evidence` that holds a word of `_DENIAL_WORDS`: a
+    claim's negation of them ("no Sunday opening") is no conflict with that clause."""
+    out: set[str] = set()
+    for m in _DENIAL_CLAUSE.finditer(evidence):
+        words = [t.casefold() for t in re.findall(r"[^\W\d_]+", m.group(0))]
+        if _DENIAL_WORDS & set(words):
+            out |= {verb_stem(w) for w in words if _content(w)}
+    return out
 
 
 def _focus_sentence(claim: str, evidence: str, c_plain: dict[str, str]) -> str | None:

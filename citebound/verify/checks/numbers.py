@@ -1036,7 +1036,8 @@ def _words_before(text: str, start: int, n: int) -> tuple[str, ...]:
 
 
 _DURATIONS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
-_DURATION_PREPOSITIONS = frozenset({("for",), ("over",), ("within",)})
+# "for 24 months", "a 24-month warranty", "a warranty of 24 months": a duration said without the claim's verb
+_DURATION_PREPOSITIONS = frozenset({("for",), ("over",), ("within",), ("of",), ("a",), ("an",)})
 
 
 def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],

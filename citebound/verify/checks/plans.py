@@ -21,7 +21,11 @@ conflict when
   the claim's words.
 
 "Will" alone is no cue: a policy says "Refunds will be processed within 5 days" of what it does now. A
-negated claim is left alone (the negation rule reads it). The cascade runs it with the negation rule; a
+negated claim is left alone (the negation rule reads it).
+
+`weighed_as_decided`, in the same stage: a deed the source only weighs ("agreed to consider relocating",
+"is discussing whether to close", "proposed a plan to build") stated as decided or done, or a decision word
+("approved", "adopted") the source lacks where it has the thing proposed or drafted. The cascade runs it with the negation rule; a
 conflict makes the source `unsupported` (stage `plan`) whatever a model says.
 """
 
@@ -91,3 +95,54 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
             named = ", ".join(repr(t) for t in dict.fromkeys(t for t in tokens(claim) if verb_stem(t) in only_planned))
             out.append(f"the source states {named} only as to come ({cue!r}: {' '.join(text.split())!r})")
     return out
+
+
+# What a source says is only being weighed: "agreed to consider relocating", "discussed whether to close",
+# "will explore moving", "proposed closing" / "proposed to close" / "a plan to close" (the deed after it)
+_WEIGHED = re.compile(
+    r"\b(?:consider(?:s|ed|ing)?|discuss(?:es|ed|ing)?|explor(?:e|es|ed|ing)|debat(?:e|es|ed|ing)|weigh(?:s|ed|ing)?|"
+    r"look(?:s|ed|ing)?\s+into|review(?:s|ed|ing)?\s+whether|propos(?:e|es|ed|ing)|suggest(?:s|ed|ing)?)\s+"
+    r"(?:(?:whether|if)\s+to\s+|to\s+|the\s+(?:option|idea|possibility)\s+of\s+|(?:a|the)\s+(?:plan|proposal)\s+to\s+)?"
+    r"([^\W\d_]+)",
+    re.IGNORECASE,
+)
+# a claim that itself speaks of weighing states no decision
+_WEIGHING = frozenset(stem(w) for w in ("consider", "discuss", "explore", "debate", "weigh", "whether", "propose",
+                                        "proposal", "suggest", "review", "plan", "idea", "option", "possibility"))
+# a claim that leaves it open ("may close") states no decision; "will close" states one
+_OPEN_MODALS = frozenset({"may", "might", "could", "would", "should", "can"})
+_DECIDED_NOUNS = frozenset(stem(w) for w in ("plan", "proposal", "idea", "option"))
+# decided: what a claim may say of a proposal that the source does not
+_DECIDED = frozenset(stem(w) for w in ("approved", "adopted", "passed", "ratified", "endorsed", "accepted",
+                                       "finalised", "finalized", "signed", "agreed", "decided", "confirmed"))
+_PROPOSED = re.compile(r"\b(?:propos(?:e|es|ed|al)|suggest(?:s|ed|ion)?|draft(?:s|ed)?|tabled|put\s+forward)\b",
+                       re.IGNORECASE)
+
+
+def weighed_as_decided(claim: str, evidence: str) -> list[str]:
+    """What the claim states as decided or done that the evidence says is only being weighed or proposed
+    ("The board decided to relocate the warehouse" against "The board agreed to consider relocating the
+    warehouse"; "The council has approved the plan to close the library" against "The council has proposed
+    a plan to close the library"), as a readable phrase; empty otherwise. Every content word of the claim
+    but the deed's own decision word must be in the evidence; a claim that speaks of weighing or plans
+    itself, leaves it open ("may", "could"), or is negated, is left alone."""
+    c_toks = tokens(claim)
+    decided = {verb_stem(t) for t in c_toks if verb_stem(t) in _DECIDED}
+    # "approved the plan": the plan is what was decided, no weighing
+    weighing = _WEIGHING - _DECIDED_NOUNS if decided else _WEIGHING
+    if any(t in _OPEN_MODALS or t in CLAUSE_NEGATIONS or is_contracted_negation(t) or stem(t) in weighing for t in c_toks):
+        return []
+    claimed = _stems(claim)
+    stated = _stems(evidence)
+    if not claimed or len(claimed - stated - decided) > (1 if len(claimed) >= _LONG_CLAIM else 0):
+        return []
+    for m in _WEIGHED.finditer(evidence):
+        deed = verb_stem(m.group(1).casefold())
+        if deed in claimed and deed not in STOP_WORDS and not any(
+                verb_stem(w.casefold()) == deed for w in re.findall(r"[^\W\d_]+", evidence[: m.start(1)] + " "
+                                                                      + evidence[m.end(1) :])):  # fmt: skip
+            return [f"the source says {' '.join(m.group(0).split())!r}: weighed, not decided"]
+    if (new := decided - stated) and (proposed := _PROPOSED.search(evidence)):
+        return [f"the claim says {sorted(t for t in c_toks if verb_stem(t) in new)[0]!r} where the source says "
+                f"{proposed.group(0)!r}"]
+    return []

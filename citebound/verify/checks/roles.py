@@ -28,7 +28,9 @@ says.
 
 `swapped_roles`, in the same stage: who did a deed to whom, turned round ("Northwind acquired Acme"
 against "In 2019 Acme acquired Northwind"; a passive "was acquired by" read as the deed it names), with
-the same verb; a synonym ("bought") is not compared. Either side may be an article and a noun instead of a
+the same verb or one that says the same deed (`_SAME_DEED`: "bought" / "acquired", "defeated" / "beat",
+"succeeded" / "replaced"; "took over from" is "replaced", "lost to" is "was beaten by"), a title of one or
+two words allowed before a name ("defeated top seed Roza Malik"). Either side may be an article and a noun instead of a
 name ("The startup acquired the bank" against "The bank acquired the startup"). `crossed_roles`: a name given the thing the source
 gives another name, with the same verb, when the source gives the claim's name another thing ("Maria Lopez
 leads the design team" against "Maria Lopez leads the research team, and Tom Becker leads the design team").
@@ -299,6 +301,9 @@ def _party_after(clause: list[str], i: int) -> list[str]:
     "the city of Marlow": the names and the noun)."""
     if names := _names_after(clause, i):
         return names
+    for k in (i + 1, i + 2):  # "defeated top seed Roza Malik": a title of one or two words before the name
+        if k < len(clause) and all(_is_noun_word(t) for t in clause[i:k]) and _is_name(clause[k]):
+            return _names_after(clause, k)
     if i < len(clause) and clause[i] in _ARTICLES:
         j = i + 1
         while j < len(clause) and j - i <= _NOUN_WORDS and _is_noun_word(clause[j]):
@@ -384,11 +389,30 @@ def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
 _MUTUAL = frozenset(stem(w) for w in "met married played faced fought drew tied divorced dated partnered".split())
 
 
+# Verbs that say one deed, read as one ("Lopez took over from Reed" is "Lopez replaced Reed"; "Ajax lost to
+# Porto" is "Ajax was beaten by Porto"), so a claim that turns the deed round in other words is read too.
+_TAKE_OVER = re.compile(r"\b(took|takes|take|taking|taken)\s+over\s+from\b")
+_LOST_TO = re.compile(r"\b(?:lost|loses)\s+to\b")
+_SAME_DEED = {stem(w): stem(c) for w, c in (("succeeded", "replaced"), ("defeated", "beat"), ("beaten", "beat"), ("bought", "acquired"),
+                                             ("purchased", "acquired"), ("overtook", "passed"))}
+
+
+def _one_deed_words(text: str) -> str:
+    """`text` with the phrases of `_TAKE_OVER` / `_LOST_TO` written as the one verb they mean."""
+    text = _TAKE_OVER.sub(lambda m: "replaced" if m[1] in ("took", "taken") else "replaces", text)
+    return _LOST_TO.sub("was beaten by", text)
+
+
+def _canonical_deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str], str]]:
+    return [(_SAME_DEED.get(v, v), w, m, t) for v, w, m, t in _deeds(clause)]
+
+
 def swapped_roles(claim: str, evidence: str) -> list[str]:
     """Each deed the claim says one name did to another that the evidence says the other did to the first
-    ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb, and never the
-    claim's way round; empty when there is none or the rule cannot read it."""
-    claimed, stated = _read_both(claim, evidence, _deeds)
+    ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb or one of
+    `_SAME_DEED` ("Lopez took over from Reed" against "Reed replaced Lopez"), and never the claim's way
+    round; empty when there is none or the rule cannot read it."""
+    claimed, stated = _read_both(_one_deed_words(claim), _one_deed_words(evidence), _canonical_deeds)
     out = []
     for verb, who, whom, written in claimed:
         if verb in _MUTUAL:
@@ -396,10 +420,11 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
         same = [d for d in stated if d[0] == verb]
         if any(who & w and whom & m for _, w, m, _ in same):
             continue  # the evidence says it the claim's way round (too)
-        if any(who & m and whom & w for _, w, m, _ in same):
-            # the name's words in the claim's order ("Orca Systems"), the nouns as their stems ("tenant")
+        if turned := [t for _, w, m, t in same if who & m and whom & w]:
+            # the name's words in the claim's order ("Orca Systems"), the nouns as their stems ("tenant");
+            # the source's verb ("Reed replaced Lopez" for a claim's "took over from")
             said = [_in_order(names, claim) for names in (whom, who)]
-            out.append(f"the source says {said[0]!r} {written} {said[1]!r}, not the other way round")
+            out.append(f"the source says {said[0]!r} {turned[0]} {said[1]!r}, not the other way round")
     return out
 
 

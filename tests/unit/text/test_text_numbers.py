@@ -59,6 +59,15 @@ def test_lone_ambiguous_words_are_skipped_in_claims_only():
     assert {"1", "2"} <= {k for ks in keys(claim) for k in ks}
 
 
+@pytest.mark.parametrize("text", ["one month's notice", "one hour", "a one-year term", "one kilometre away", "one euro"])
+def test_one_before_a_measure_is_a_number_in_claims_too(text):
+    assert any("1" in m.keys for m in extract_numbers(text, ambiguous_words=False))
+
+
+def test_one_before_anything_else_stays_a_word_in_claims():
+    assert extract_numbers("one of the rooms has one view", ambiguous_words=False) == []
+
+
 def test_hedges_are_marked():
     hedges = [n.hedge for n in extract_numbers("about 5,000 people, more than 40 staff and under 3 managers")]
     assert hedges == ["approx", "at_least", "at_most"]

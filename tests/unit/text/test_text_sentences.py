@@ -39,3 +39,19 @@ def test_circa_before_a_year_does_not_end_a_sentence():
         "Merry Company on a Terrace (c. 1616–17), Willem Buytewech.", "It hangs in The Hague."]
     assert split_sentences("He wrote part c. 2019 was a good year.") == ["He wrote part c. 2019 was a good year."]
     assert split_sentences("See appendix c. Then read the rest.") == ["See appendix c.", "Then read the rest."]
+
+
+from citebound.text.sentences import clause_parts  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("Tests showed raised cholesterol, so a diet is recommended.", ["Tests showed raised cholesterol", "so a diet is recommended."]),
+        ("Entry is free; parking costs 5 euros.", ["Entry is free", "parking costs 5 euros."]),
+        ("Bob and Alice founded it in 2010.", ["Bob and Alice founded it in 2010."]),  # no comma before the "and"
+        ("Apples, pears and plums are sold.", ["Apples, pears and plums are sold."]),  # a list
+    ],
+)  # fmt: skip
+def test_clause_parts_cut_where_a_sentence_joins_statements(sentence, parts):
+    assert clause_parts(sentence) == parts

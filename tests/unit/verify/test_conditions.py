@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.checkers import make_checker
-from citebound.verify.checks.conditions import dropped_conditions
+from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,29 @@ def test_what_is_no_condition_or_no_copy_is_left_alone(claim, source):
 def test_the_stage_settles_it_before_the_quote_shortcut_and_any_model(name):
     v = make_checker(name).check_pair("Tickets are refundable.", "Tickets are refundable only if the event is cancelled.")
     assert (v.label, v.stage) == ("unsupported", "condition") and "only if the event is cancelled" in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "limit"),
+    [
+        ("The policy covers water damage wherever the flat is.", "Water damage is covered, provided the flat is in the UK.", "provided"),
+        ("Fares are refunded regardless of the reason.", "Fares are refunded for any reason except a change of mind.", "except"),
+        ("Parking is free in every case.", "Parking is free unless you stay longer than two hours.", "unless"),
+        ("The pass covers all museums, with no exceptions.", "The pass covers all museums other than the Royal Gallery.", "other than"),
+    ],
+)  # fmt: skip
+def test_a_claim_that_holds_whatever_happens_against_a_condition_is_named(claim, source, limit):
+    found = waived_conditions(claim, source)
+    assert len(found) == 1 and repr(limit)[1:-1] in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The policy covers water damage wherever the flat is.", "Water damage is covered wherever the flat is."),  # no condition
+        ("Fares are refunded regardless of the reason.", "Fares are refunded. Except on Sundays, the office opens at 9."),  # of something else
+        ("Parking is free.", "Parking is free unless you stay longer than two hours."),  # no "whatever": the dropped-condition rule's
+    ],
+)  # fmt: skip
+def test_whatever_without_a_condition_on_the_same_statement_is_left_alone(claim, source):
+    assert waived_conditions(claim, source) == []

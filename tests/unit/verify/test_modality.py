@@ -115,3 +115,36 @@ def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
 )
 def test_what_is_not_a_hedge_stated_as_fact(claim, source):
     assert stated_hedges(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "words"),
+    [
+        ("Employees are required to change passwords yearly, and MFA is mandatory for remote logins.",
+         "We recommend that employees change passwords yearly. MFA is mandatory for remote logins.", ("required", "recommend")),
+        ("Guests must check out by 11, and breakfast is included.",
+         "Guests should check out by 11. Breakfast is included and parking is mandatory to book.", ("must", "should")),
+    ],
+)  # fmt: skip
+def test_a_part_of_a_joined_claim_is_read_against_the_clause_that_restates_it(claim, source, words):
+    found = modality_conflicts(claim, source)
+    assert len(found) == 1 and all(repr(w) in found[0] for w in words), found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Employees should change passwords yearly, and MFA is mandatory for remote logins.",
+         "We recommend that employees change passwords yearly. MFA is mandatory for remote logins."),
+        ("Employees are required to change passwords yearly, and MFA is mandatory for remote logins.",
+         "Employees must change passwords yearly. MFA is mandatory for remote logins."),
+    ],
+)  # fmt: skip
+def test_parts_that_keep_their_modal_are_left_alone(claim, source):
+    assert modality_conflicts(claim, source) == []
+
+
+def test_a_hedge_of_one_part_of_a_joined_claim_is_named():
+    claim = "The scan showed a small cyst, so the clinic is referring you to a specialist."
+    assert stated_hedges(claim, "The scan showed a small cyst. The clinic may refer you to a specialist.")
+    assert stated_hedges(claim, "The scan showed a small cyst. The clinic is referring you to a specialist.") == []

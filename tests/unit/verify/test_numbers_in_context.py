@@ -277,6 +277,9 @@ def test_the_reason_names_the_negation_and_the_word():
         ("No refunds are given after 30 days.", "Refunds are not given after 30 days."),
         ("Refunds are not given after 30 days.", "No refunds are given after 30 days."),
         ("No late payments were accepted.", "Late payments were not accepted."),
+        # a clause that denies with a word of its own ("suspended", "closed"; 2026-12-02, a blind set)
+        ("There is no garden waste collection that week.", "Garden waste collections are suspended that week."),
+        ("There is no Sunday opening.", "It will remain closed on Sundays."),
     ],
 )  # fmt: skip
 def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(claim, source):
@@ -431,6 +434,11 @@ def test_a_change_by_an_amount_must_be_the_change_of_the_same_thing(claim, sourc
         # a converted amount after another verb is not the claim's ("2,000 grams heavier" is no weight)
         ("The package weighs 2 kg.", "The box is 2,000 grams heavier than the package, which weighs 500 grams.", False),
         ("The contract runs 2 months.", "The contract runs 60 days.", False),  # months vary: no conversion
+        # but a year is twelve of them, and a duration need not follow the claim's verb (2026-12-02, a blind set)
+        ("The warranty lasts two years.", "It comes with a 24-month warranty.", True),
+        ("The lease runs for three years.", "The lease runs for 36 months.", True),
+        ("The warranty lasts two years.", "It comes with an 18-month warranty.", False),
+        ("Tenants must give one week's notice.", "Tenants must give two weeks' notice.", False),  # "one" before a measure
         ("The meeting lasts 90 minutes.", "The meeting lasts an hour and a half.", True),
         ("The break lasts 30 minutes.", "The break lasts half an hour.", True),
         ("The trip takes half a day.", "The trip takes 12 hours.", True),
@@ -443,3 +451,9 @@ def test_how_often_is_a_count_and_a_unit_converts_to_its_measure(claim, source, 
     assert (v.stage != "numbers") == ok, v.reason
     if not ok:
         assert "does not state the number" in v.reason
+
+
+def test_a_denying_word_in_another_clause_than_the_claim_s_word_still_conflicts():
+    # "closed on Mondays" denies Monday, not Sunday: "no Sunday opening" against "open on Sundays" conflicts
+    assert polarity_conflicts("There is no Sunday opening.", "It is open on Sundays; it is closed on Mondays.")
+    assert missing_negations("There is no garden waste collection.", "Garden waste collections are suspended.") == []

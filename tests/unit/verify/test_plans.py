@@ -56,3 +56,34 @@ def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
 def test_facts_restated_and_plans_restated_are_no_conflict(claim, source):
     assert plan_conflicts(claim, source) == []
     assert Cascade().check_pair(claim, source).stage != "plan"
+
+
+from citebound.verify.checks.plans import weighed_as_decided  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "said"),
+    [
+        ("The board decided to relocate the depot.", "The board agreed to consider relocating the depot.", "consider relocating"),
+        ("The town will close the pool in winter.", "The town is discussing whether to close the pool in winter.", "whether to close"),
+        ("The committee approved the plan to build a footbridge.", "The committee proposed a plan to build a footbridge.", "proposed a plan to build"),
+        ("The council adopted the new parking rules.", "The council has drafted the new parking rules.", "drafted"),
+    ],
+)  # fmt: skip
+def test_what_the_source_only_weighs_or_proposes_is_not_decided(claim, source, said):
+    found = weighed_as_decided(claim, source)
+    assert len(found) == 1 and said in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("The board relocated the depot.", "After considering three sites, the board relocated the depot."),  # decided too
+        ("The board is considering relocating the depot.", "The board agreed to consider relocating the depot."),  # weighed
+        ("The committee approved the plan to build a footbridge.", "The mayor proposed it and the committee approved the plan to build a footbridge."),
+        ("The council may close the pool.", "The council is discussing whether to close the pool."),  # a modal
+        ("The board did not relocate the depot.", "The board agreed to consider relocating the depot."),  # negated
+    ],
+)  # fmt: skip
+def test_a_decision_the_source_states_or_a_claim_that_weighs_is_left_alone(claim, source):
+    assert weighed_as_decided(claim, source) == []

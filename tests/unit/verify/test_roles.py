@@ -138,3 +138,31 @@ def test_a_deed_turned_round_is_unsupported_with_a_descriptor_before_a_name(clai
 )  # fmt: skip
 def test_the_deed_the_claims_way_round_is_no_swap(claim, source):
     assert swapped_roles(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Priya Nair took over from Owen Hale as editor.", "Owen Hale replaced Priya Nair as editor."),
+        ("Owen Hale was replaced by Priya Nair.", "Owen Hale took over from Priya Nair in 2021."),
+        ("Millford lost to Ravensby in the final.", "Millford beat Ravensby in the final."),
+        ("Ravensby defeated Millford in the final.", "Millford beat Ravensby in the final."),
+        ("Dana Ruiz succeeded Ian Cole as mayor.", "Ian Cole replaced Dana Ruiz as mayor."),
+        ("Top seed Ana Weiss beat Lotte Brandt.", "Lotte Brandt defeated top seed Ana Weiss in straight sets."),
+    ],
+)  # fmt: skip
+def test_a_deed_turned_round_in_the_words_of_the_other_side_is_named(claim, source):
+    assert len(swapped_roles(claim, source)) == 1, swapped_roles(claim, source)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Owen Hale took over from Priya Nair as editor.", "Owen Hale replaced Priya Nair as editor."),
+        ("Ravensby lost to Millford in the final.", "Millford beat Ravensby in the final."),
+        ("Millford defeated Ravensby.", "Millford beat Ravensby 3-0."),
+        ("Lotte Brandt beat top seed Ana Weiss.", "Lotte Brandt defeated top seed Ana Weiss in straight sets."),
+    ],
+)  # fmt: skip
+def test_the_same_deed_in_other_words_is_left_alone(claim, source):
+    assert swapped_roles(claim, source) == []
