@@ -782,6 +782,13 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                                                if word_stem(w.casefold()) in doer))  # as the claim writes it
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
+            if wanted.units and (whose := _other_subject(claim, (c_start, c_end), mention, source, (s_start, s_end),
+                                                          found, mentions, sentence_of, attached, wanted)):
+                # "The Kestrel 7 has a battery life of 12 hours" is not stated by "The Kestrel 5 has a battery
+                # life of 12 hours, while the Kestrel 7 lasts 9 hours": the value is another name's, and the
+                # claim's name has a value of its own in the same unit
+                failures.append((0, f"{describe(mention)} only of {whose[0]!r}, and another number for {whose[1]!r}"))
+                continue
             owner = (_elided_owner(source, found, mentions, others, attached, wanted, word_stem)
                      if claim_subject else frozenset())  # fmt: skip
             if owner & claim_subject and not owner & claim_words(source[s_start:found.start], word_stem):
@@ -1112,6 +1119,54 @@ def _clause(text: str, start: int, stop: int, pos: int) -> tuple[int, int]:
             b = m.start()
             break
     return a, b
+
+
+_ARTICLE_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"})
+_NOT_SUBJECTS = frozenset({"it", "this", "that", "these", "those", "there", "in", "on", "at", "by", "for", "from",
+                           "after", "before", "during", "since", "until", "of", "with", "as", "if", "when", "all"})
+
+
+def _subject_name(text: str, start: int, stop: int) -> tuple[tuple[str, ...], str] | None:
+    """The name that opens text[start:stop] and is followed by a lower-case word (its verb), with a model
+    number it carries ("The Kestrel 5 has ..." -> (("kestrel", "5"), "Kestrel 5")): after an article, or of
+    two words or more; None when the clause opens with anything else ("In 2019 ...", "It lasts ...",
+    "Refunds are ...")."""
+    toks = [m for m in _TOKEN.finditer(text, start, stop)]
+    k = 0
+    while k < len(toks) and toks[k].group(0).casefold() in _ARTICLE_WORDS:
+        k += 1
+    first = k
+    while k < len(toks) and (t := toks[k].group(0)) and (
+            (t[:1].isupper() and t.isalpha()) or (k > first and t.isdigit() and len(t) <= 4)):  # fmt: skip
+        k += 1
+    if k == first or k >= len(toks) or not toks[k].group(0).islower() \
+            or toks[first].group(0).casefold() in _NOT_SUBJECTS | STOP_WORDS:  # fmt: skip
+        return None
+    if first == 0 and k - first < 2:
+        return None  # "Refunds are ...": a first word is capitalised by its place; "The Osprey", "Kestrel 5" are names
+    return tuple(t.group(0).casefold() for t in toks[first:k]), text[toks[first].start() : toks[k - 1].end()]
+
+
+def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMention, source: str,
+                   sentence: tuple[int, int], found: NumberMention, mentions: Sequence[NumberMention], sentence_of,
+                   attached, wanted: Attached) -> tuple[str, str] | None:  # fmt: skip
+    """(the source's name, the claim's) when the clause that states the value opens with another name than
+    the claim's clause, and a clause that opens with the claim's name states another value in the claim's
+    unit; None otherwise."""
+    claimed = _subject_name(claim, *_clause(claim, *claim_span, mention.start))
+    clause = _clause(source, *sentence, found.start)
+    got = _subject_name(source, *clause)
+    if claimed is None or got is None or claimed[0] == got[0]:
+        return None
+    if re.search(r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b", source[clause[0] : clause[1]], re.IGNORECASE):
+        return None  # "Last year Acme sold 500 units": the claim's name is in the clause, not its first words
+    for k, other in enumerate(mentions):
+        if other is found or states_value(mention, other) or not wanted.units & attached(k).units:
+            continue
+        theirs = _subject_name(source, *_clause(source, *sentence_of(other.start)[1], other.start))
+        if theirs is not None and theirs[0] == claimed[0]:
+            return got[1], claimed[1]
+    return None
 
 
 def _names(text: str, word_stem) -> frozenset[str]:

@@ -457,3 +457,22 @@ def test_a_denying_word_in_another_clause_than_the_claim_s_word_still_conflicts(
     # "closed on Mondays" denies Monday, not Sunday: "no Sunday opening" against "open on Sundays" conflicts
     assert polarity_conflicts("There is no Sunday opening.", "It is open on Sundays; it is closed on Mondays.")
     assert missing_negations("There is no garden waste collection.", "Garden waste collections are suspended.") == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "ok"),
+    [
+        # a value another name's clause states, while the claim's name has its own (2026-12-02, the open list)
+        ("The Kestrel 7 has a battery life of 12 hours.", "The Kestrel 5 has a battery life of 12 hours, while the Kestrel 7 lasts 9 hours.", False),
+        ("The Kestrel has a battery life of 12 hours.", "The Osprey has a battery life of 12 hours. The Kestrel has a battery life of 9 hours.", False),
+        ("The Kestrel 7 has a battery life of 9 hours.", "The Kestrel 5 has a battery life of 12 hours. The Kestrel 7 has a battery life of 9 hours.", True),
+        ("Acme sold 500 units.", "Last year Acme sold 500 units. Acme sold 300 units in 2022.", True),  # its name in the clause
+        ("The Kestrel 7 has a 12-hour battery.", "Both the Kestrel 5 and the Kestrel 7 have 12-hour batteries; the Kestrel 9 has 15 hours.", True),
+        ("Staff get 25 days of leave.", "Staff get 25 days of leave. Managers get 30 days.", True),
+    ],
+)  # fmt: skip
+def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") == ok, v.reason
+    if not ok:
+        assert "only of" in v.reason and "another number for" in v.reason
