@@ -782,8 +782,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                                                if word_stem(w.casefold()) in doer))  # as the claim writes it
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
-            if wanted.units and (whose := _other_subject(claim, (c_start, c_end), mention, source, (s_start, s_end),
-                                                          found, mentions, sentence_of, attached, wanted)):
+            if whose := _other_subject(claim, (c_start, c_end), mention, stated, source, (s_start, s_end),
+                                       found, mentions, sentence_of, attached, wanted, word_stem):
                 # "The Kestrel 7 has a battery life of 12 hours" is not stated by "The Kestrel 5 has a battery
                 # life of 12 hours, while the Kestrel 7 lasts 9 hours": the value is another name's, and the
                 # claim's name has a value of its own in the same unit
@@ -1147,13 +1147,39 @@ def _subject_name(text: str, start: int, stop: int) -> tuple[tuple[str, ...], st
     return tuple(t.group(0).casefold() for t in toks[first:k]), text[toks[first].start() : toks[k - 1].end()]
 
 
-def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMention, source: str,
-                   sentence: tuple[int, int], found: NumberMention, mentions: Sequence[NumberMention], sentence_of,
-                   attached, wanted: Attached) -> tuple[str, str] | None:  # fmt: skip
+# a clause that compares or pairs values gives them to several things ("cheaper than the Premium plan, at $9
+# versus $24"): its first name is not the owner of each
+_PAIRS_VALUES = re.compile(r"\b(?:than|versus|vs|compared|respectively|while|whereas|against)\b", re.IGNORECASE)
+
+
+def _noun_after(text: str, end: int, word_stem) -> str | None:
+    """The stem of the content word right after a number ("42 staff" -> "staff"); "" at a clause's end
+    ("employs 17."); None after anything else."""
+    m = _TOKEN.search(text, end)
+    if m is None or m.group(0) in _STOP_PUNCT:
+        return ""
+    return word_stem(m.group(0).casefold()) if m.group(0).isalpha() and _content(m.group(0)) else None
+
+
+def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMention, stated: Sequence[NumberMention],
+                   source: str, sentence: tuple[int, int], found: NumberMention, mentions: Sequence[NumberMention],
+                   sentence_of, attached, wanted: Attached, word_stem) -> tuple[str, str] | None:  # fmt: skip
     """(the source's name, the claim's) when the clause that states the value opens with another name than
-    the claim's clause, and a clause that opens with the claim's name states another value in the claim's
-    unit; None otherwise."""
-    claimed = _subject_name(claim, *_clause(claim, *claim_span, mention.start))
+    the claim's clause, and a clause that opens with the claim's name states another value of the claim's
+    unit (or, with no unit, of the noun after the claim's number, or a bare one: "employs 17."); None
+    otherwise, and for a claim clause that pairs or compares values."""
+    c_clause = _clause(claim, *claim_span, mention.start)
+    if _PAIRS_VALUES.search(claim, *c_clause):
+        return None
+    noun = None if wanted.units else _noun_after(claim, mention.end, word_stem)
+    if not wanted.units and (not noun or _noun_after(source, found.end, word_stem) != noun):
+        return None
+    for o in stated:  # another value of the same unit or noun in the claim's clause: several owners
+        if o is not mention and c_clause[0] <= o.start < c_clause[1] and (
+                wanted.units & claim_attached(claim, o, stated).units if wanted.units
+                else _noun_after(claim, o.end, word_stem) == noun):  # fmt: skip
+            return None
+    claimed = _subject_name(claim, *c_clause)
     clause = _clause(source, *sentence, found.start)
     got = _subject_name(source, *clause)
     if claimed is None or got is None or claimed[0] == got[0]:
@@ -1161,7 +1187,10 @@ def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMenti
     if re.search(r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b", source[clause[0] : clause[1]], re.IGNORECASE):
         return None  # "Last year Acme sold 500 units": the claim's name is in the clause, not its first words
     for k, other in enumerate(mentions):
-        if other is found or states_value(mention, other) or not wanted.units & attached(k).units:
+        if other is found or states_value(mention, other):
+            continue
+        if not (wanted.units & attached(k).units if wanted.units
+                else _noun_after(source, other.end, word_stem) in (noun, "")):
             continue
         theirs = _subject_name(source, *_clause(source, *sentence_of(other.start)[1], other.start))
         if theirs is not None and theirs[0] == claimed[0]:

@@ -469,6 +469,11 @@ def test_a_denying_word_in_another_clause_than_the_claim_s_word_still_conflicts(
         ("Acme sold 500 units.", "Last year Acme sold 500 units. Acme sold 300 units in 2022.", True),  # its name in the clause
         ("The Kestrel 7 has a 12-hour battery.", "Both the Kestrel 5 and the Kestrel 7 have 12-hour batteries; the Kestrel 9 has 15 hours.", True),
         ("Staff get 25 days of leave.", "Staff get 25 days of leave. Managers get 30 days.", True),
+        # a noun for the unit, the claim's name's own value bare ("employs 17.")
+        ("The Dunmore branch employs 42 staff.", "The Hartfield branch employs 42 staff, and the Dunmore branch employs 17.", False),
+        # a claim clause that compares or pairs values is no one name's (a blind set's faithful case, blocked at first)
+        ("The Basic plan is cheaper than the Premium plan, at $9 a month versus $24.",
+         "The Premium plan costs $24 per month, while the Basic plan costs $9 per month.", True),
     ],
 )  # fmt: skip
 def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
