@@ -390,13 +390,20 @@ def _word_mentions(text: str, ambiguous_words: bool, hedges: bool) -> list[Numbe
     return found
 
 
+def _one_measures(text: str, start: int, end: int) -> bool:
+    """Whether the word "one" at text[start:end] counts a measure ("one month's notice", "for one day")."""
+    if _ONE_MEASURE.match(text, end):
+        return True
+    return bool(_ONE_DAY.match(text, end) and _DURATION_BEFORE.search(text, max(0, start - 16), start))
+
+
 def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, hedges: bool) -> NumberMention | None:
     lowered = [w.group(0).lower() for w in part]
     if lowered in (["a"], ["an"]):
         return None
     if not ambiguous_words and len(lowered) == 1 and lowered[0] in AMBIGUOUS_WORDS \
             and not (lowered[0] != "one" and RANKED.search(text, max(0, part[0].start() - 24), part[0].start())) \
-            and not (lowered[0] == "one" and _ONE_MEASURE.match(text, part[0].end())):
+            and not (lowered[0] == "one" and _one_measures(text, part[0].start(), part[0].end())):
         return None  # "one of the", "a second look"; but "finished second" is a rank, "one month's notice" a number
     value, ordinal = _words_value(lowered)
     start, end = part[0].start(), part[-1].end()
@@ -444,12 +451,17 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
 
 
 _PERIOD = r"(?:second|minute|hour|day|night|week|fortnight|month|quarter|year|decade)"
-# "one month's notice", "one hour", "one kilometre": "one" before a measure is a number
+# "one month's notice", "one hour", "one kilometre": "one" before a measure (singular: "the only one metres from
+# the beach" is no measure) is a number; "one day" and "one night" only after a word of duration ("for one
+# day", "within one day"): "One day, she said, ..." is a time, not a count
 _ONE_MEASURE = re.compile(
-    rf"[\s-]+(?:{_PERIOD}s?(?:['’]s?)?|metres?|meters?|kilometres?|kilometers?|miles?|kilograms?|grams?|litres?|liters?|"
-    r"euros?|dollars?|pounds?|per\s*cent|percent)\b",
+    r"[\s-]+(?:(?:second|minute|hour|week|fortnight|month|quarter|year|decade)(?:['’]s)?|metre|meter|kilometre|"
+    r"kilometer|mile|kilogram|gram|litre|liter|euro|dollar|pound|per\s*cent|percent)\b",
     re.IGNORECASE,
 )
+_ONE_DAY = re.compile(r"[\s-]+(?:day|night)(?:['’]s)?\b", re.IGNORECASE)
+_DURATION_BEFORE = re.compile(r"\b(?:for|within|in|after|over|than|only|just|least|about|around|under|lasts?|takes?)\s+$",
+                              re.IGNORECASE)
 _FREQUENCY_ADVERBS = r"(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually)"
 # "once a day", "twice weekly": how often, a count ("twice a day" is not stated by "once a day")
 _TIMES = re.compile(rf"\b(once|twice|thrice)(?=\s+(?:(?:a|an|per|every|each)\s+{_PERIOD}\b|{_FREQUENCY_ADVERBS}\b))",

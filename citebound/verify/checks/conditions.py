@@ -103,7 +103,7 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
 # every case", "with no exceptions"; up to the end of its clause
 _WHATEVER = re.compile(
     r"\b(?:wherever|whenever|whatever|whichever|however\s+(?:many|much|long)|regardless\s+of|irrespective\s+of|"
-    r"no\s+matter|in\s+(?:all|every|any)\s+cases?|without\s+(?:any\s+)?(?:exception|conditions?|restrictions?)|"
+    r"no\s+matter|in\s+(?:all|every)\s+cases?|without\s+(?:any\s+)?(?:exception|conditions?|restrictions?)|"
     r"with\s+no\s+(?:exceptions?|conditions?|restrictions?)|unconditionally)\b[^,;.!?]*",
     re.IGNORECASE,
 )
@@ -116,14 +116,22 @@ _LIMITED = re.compile(
 _RESTATED_SHARE = 0.6  # of the claim's other content words, in the sentence that sets the condition
 
 
+# where a sentence goes on to another statement before a condition ("..., and adults pay the full fare except at
+# weekends": the exception is the adults' fare's)
+_NEXT_STATEMENT = re.compile(r"[;:]|,\s*(?:and|but|while|whereas|so)\b|\bwhich\b", re.IGNORECASE)
+
+
 def waived_conditions(claim: str, window: str) -> list[str]:
     """A claim that says it holds whatever happens ("covers accidental damage ..., wherever the device was")
     against a window whose sentence restating it sets a condition or an exception ("..., provided the
     device was kept in a locked room"; "for all business travel, except journeys within central London"):
-    the source's words, as a readable phrase; empty otherwise. The sentence must state most (60 %, two at
-    least) of the claim's content words outside its "whatever" phrase."""
+    the source's words, as a readable phrase; empty otherwise. The words before the condition, back to where
+    their statement begins, must state most (60 %, two at least) of the claim's content words outside its
+    "whatever" phrase. A claim that states a condition or an exception itself, or a source sentence that
+    says "whatever" too ("wherever possible", "regardless of how it was charged, but not water damage"), is
+    left alone; "in any case" is a way of speaking, not a "whatever"."""
     said = _WHATEVER.search(claim)
-    if said is None:
+    if said is None or _LIMITED.search(claim):
         return []
     core = alpha_content_stems(tokens(claim[: said.start()] + " " + claim[said.end() :]))
     if len(core) < 2:
@@ -131,9 +139,11 @@ def waived_conditions(claim: str, window: str) -> list[str]:
     for start, end in sentence_spans(window):
         sentence = window[start:end]
         limit = _LIMITED.search(sentence)
-        if limit is None:
+        if limit is None or _WHATEVER.search(sentence):
             continue
-        shared = core & alpha_content_stems(tokens(sentence))
+        cuts = [m.end() for m in _NEXT_STATEMENT.finditer(sentence, 0, limit.start())]
+        statement = sentence[cuts[-1] if cuts else 0 : limit.start()]
+        shared = core & alpha_content_stems(tokens(statement))
         if len(shared) >= max(2, _RESTATED_SHARE * len(core)):
             return [f"the claim says {said.group(0).strip()[:60]!r} where the source sets "
                     f"{limit.group(0).strip()[:80]!r}"]

@@ -28,7 +28,8 @@ obligated to"): read there only, so those words can stop a conflict but never ma
 
 A claim that joins statements in one sentence (an answer's "..., and MFA is mandatory", "..., so Dr Okafor
 is recommending a change") is read whole, then part by part (`text.sentences.clause_parts`), each part
-against the clauses of the evidence that restate it. "recommend(s)" and "advise(s)" rank as recommendations.
+against the clauses of the evidence that restate it (up to six parts). The evidence's "recommend(s)" and
+"advise(s)" rank as recommendations.
 
 An obligation the source denies ("not required", "need not", "don't have to") conflicts with a claim that
 states it ("must"), when the claim restates the source's words. A weaker claim ("may" against "must") is
@@ -47,8 +48,7 @@ from citebound.verify.checks.scope import restating_clauses
 
 _RANK = {
     **dict.fromkeys(("must", "shall", "required", "mandatory", "compulsory", "obligatory", "obliged"), 3),
-    **dict.fromkeys(("should", "ought", "recommended", "advised", "encouraged", "expected",
-                     "recommend", "recommends", "advise", "advises"), 2),
+    **dict.fromkeys(("should", "ought", "recommended", "advised", "encouraged", "expected"), 2),
     **dict.fromkeys(("may", "might", "can", "could", "optional", "allowed", "permitted"), 1),
 }
 _NEED = frozenset({"have", "has", "need", "needs"})  # "have to", "needs to": an obligation
@@ -56,6 +56,9 @@ _MODAL_WORDS = frozenset(_RANK) | _NEED
 # Obligations a source may state without a modal verb ("Drivers need a valid licence", "are obligated
 # to"): read only in the evidence, where they can only stop a conflict, never make one.
 _STATED_OBLIGATION = frozenset({"need", "needs", "obligated", "necessary", "requires", "require"})
+# A recommendation a source states with a verb ("We recommend that employees change ..."): read only in the
+# evidence (a claim's "The airline advises that passengers can check in" reports, it recommends nothing)
+_STATED_RECOMMENDATION = frozenset({"recommend", "recommends", "advise", "advises"})
 _NEGATIONS = frozenset("not no never cannot".split())
 # an obligation the source denies: "not required", "need not", "don't have to"
 _DENIED_OBLIGATION = re.compile(
@@ -83,6 +86,7 @@ def _modals(toks: list[str], evidence: bool = False) -> list[tuple[int, str]]:
     found += [(3, f"{a} to") for a, b in zip(toks, toks[1:]) if a in _NEED and b == "to"]
     if evidence:
         found += [(3, t) for t in toks if t in _STATED_OBLIGATION]
+        found += [(2, t) for t in toks if t in _STATED_RECOMMENDATION]
     return found
 
 
@@ -94,13 +98,16 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     if found := _modality_conflicts(claim, evidence):
         return found
     parts = clause_parts(claim)
-    if len(parts) < 2:
+    if not 2 <= len(parts) <= _MAX_PARTS:
         return []
     for part in parts:
         restating = list(restating_clauses(_months_named(evidence), _content(tokens(_months_named(part)))))
         if restating and (found := _modality_conflicts(part, " ".join(c.strip().rstrip(".") + "." for c in restating))):
             return found
     return []
+
+
+_MAX_PARTS = 6  # an answer's sentence joins a few statements; more is a list, read whole
 
 
 def _content(toks: list[str]) -> set[str]:
@@ -152,8 +159,9 @@ def stated_hedges(claim: str, evidence: str) -> list[str]:
     if found := _stated_hedges(claim, evidence):
         return found
     parts = clause_parts(claim)
-    if len(parts) < 2 or _modals(tokens(_months_named(claim))):
-        return []
+    c_toks = tokens(_months_named(claim))
+    if not 2 <= len(parts) <= _MAX_PARTS or _modals(c_toks) or _hedge_words(c_toks):
+        return []  # a claim that hedges one part ("..., and they will probably rise again") keeps the source's hedge
     for part in parts:
         if found := _stated_hedges(part, evidence):
             return found

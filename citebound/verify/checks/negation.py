@@ -380,8 +380,8 @@ def _denied_clause_words(evidence: str) -> set[str]:
     out: set[str] = set()
     for m in _DENIAL_CLAUSE.finditer(evidence):
         words = [t.casefold() for t in re.findall(r"[^\W\d_]+", m.group(0))]
-        if _DENIAL_WORDS & set(words):
-            out |= {verb_stem(w) for w in words if _content(w)}
+        if _DENIAL_WORDS & set(words):  # the denying word itself stays stated ("is closed" against "is not closed")
+            out |= {verb_stem(w) for w in words if _content(w) and w not in _DENIAL_WORDS}
     return out
 
 

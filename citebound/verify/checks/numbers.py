@@ -664,6 +664,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         if not candidates and (span := _years_meant(claim, mention)) \
                 and _dated_within(claim, mention, source, span, word_stem):  # fmt: skip
             continue  # "in the late nineteenth century", "in the 1880s": a year of the source within it
+        if not candidates and mention.text.casefold() == "one" and _said_as_one(source, claim, mention.end):
+            continue  # "one hour" stated as "an hour", "a single week"
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
@@ -1119,6 +1121,17 @@ def _clause(text: str, start: int, stop: int, pos: int) -> tuple[int, int]:
             b = m.start()
             break
     return a, b
+
+
+_AS_ONE = re.compile(r"\b(?:a\s+single|an?|per|each|every)\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def _said_as_one(source: str, claim: str, end: int) -> bool:
+    """Whether the source names the unit after the claim's "one" (at `end`) with "a" / "an" / "a single"
+    ("one hour" as "an hour", "one month's notice" as "a month's notice")."""
+    after = re.match(r"[\s-]+([^\W\d_]+)", claim[end:])
+    unit = unit_of(after.group(1)) if after else None
+    return unit is not None and any(unit_of(m.group(1)) == unit for m in _AS_ONE.finditer(source))
 
 
 _ARTICLE_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"})

@@ -412,12 +412,21 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
     ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb or one of
     `_SAME_DEED` ("Lopez took over from Reed" against "Reed replaced Lopez"), and never the claim's way
     round; empty when there is none or the rule cannot read it."""
-    claimed, stated = _read_both(_one_deed_words(claim), _one_deed_words(evidence), _canonical_deeds)
+    rewritten = _one_deed_words(evidence)
+    claimed, stated = _read_both(_one_deed_words(claim), rewritten, _canonical_deeds)
+    if not claimed:
+        return []
+    plain = [d for c in _clauses(evidence) for d in _canonical_deeds(c)] if rewritten != evidence else stated
+    said = {_SAME_DEED.get(stem(t), stem(t)) for t in _TOKEN.findall(evidence) if t.isalpha()}
     out = []
     for verb, who, whom, written in claimed:
         if verb in _MUTUAL:
             continue  # "Alice married Bob" is "Bob married Alice"
-        same = [d for d in stated if d[0] == verb]
+        if _pronoun_party(rewritten, verb):
+            continue  # "in 2020 Lopez took over from him": who "him" is, the rule cannot tell
+        # a source that says the claim's deed in its own words too ("lost to Porto in the league but beat them
+        # in the final") is read in those words only: a phrase of the other side may be of another occasion
+        same = [d for d in (plain if verb in said else stated) if d[0] == verb]
         if any(who & w and whom & m for _, w, m, _ in same):
             continue  # the evidence says it the claim's way round (too)
         if turned := [t for _, w, m, t in same if who & m and whom & w]:
@@ -426,6 +435,21 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
             said = [_in_order(names, claim) for names in (whom, who)]
             out.append(f"the source says {said[0]!r} {turned[0]} {said[1]!r}, not the other way round")
     return out
+
+
+_PARTY_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "it"})
+
+
+def _pronoun_party(text: str, verb: str) -> bool:
+    """Whether `text` says the deed `verb` (a stem, `_SAME_DEED` read) of a pronoun right beside it ("Lopez
+    replaced him", "he replaced Lopez", "was beaten by them")."""
+    toks = [t.casefold() for t in _TOKEN.findall(text)]
+    for i, t in enumerate(toks):
+        if t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb:
+            near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 3]
+            if _PARTY_PRONOUNS.intersection(near):
+                return True
+    return False
 
 
 def _in_order(names: frozenset[str], text: str) -> str:

@@ -67,6 +67,21 @@ def test_a_claim_that_holds_whatever_happens_against_a_condition_is_named(claim,
         ("The policy covers water damage wherever the flat is.", "Water damage is covered wherever the flat is."),  # no condition
         ("Fares are refunded regardless of the reason.", "Fares are refunded. Except on Sundays, the office opens at 9."),  # of something else
         ("Parking is free.", "Parking is free unless you stay longer than two hours."),  # no "whatever": the dropped-condition rule's
+        # a review's false blocks of the first version (2026-12-02): the claim states the exception itself, the
+        # source says "whatever" too, the condition is another statement's, "in any case" is a way of speaking
+        ("All employees, whatever their role, may work remotely on any day except Monday.",
+         "All employees, whatever their role, may work remotely on any day except Monday."),
+        ("Members get a 10% discount whichever branch they visit, apart from the airport shop.",
+         "Members get a 10% discount at every branch apart from the airport shop."),
+        ("The warranty covers the battery regardless of how it was charged.",
+         "The warranty covers the battery regardless of how it was charged, but not damage caused by water."),
+        ("Wherever possible, the council uses recycled materials in road repairs.",
+         "The council uses recycled materials in road repairs wherever possible, except where safety rules require new ones."),
+        ("Children under five travel free no matter the time of day.",
+         "Children under five travel free at any time of day, and adults pay the full fare except at weekends."),
+        ("All staff, without exception, must complete fire training.",
+         "All staff must complete fire training, and contractors must do so unless they work off site."),
+        ("In any case, the meeting was moved to Friday.", "The meeting was moved to Friday, and everyone attended except the chair."),
     ],
 )  # fmt: skip
 def test_whatever_without_a_condition_on_the_same_statement_is_left_alone(claim, source):

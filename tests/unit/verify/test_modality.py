@@ -144,6 +144,22 @@ def test_parts_that_keep_their_modal_are_left_alone(claim, source):
     assert modality_conflicts(claim, source) == []
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a review's false blocks of the first version (2026-12-02): a claim's "advises" reports; a claim that
+        # hedges one part keeps the source's hedge
+        ("The airline advises that passengers can check in online.", "Passengers can check in online, the airline says."),
+        ("Prices increased in 2023, and they will probably increase again.", "Prices increased in 2023 and will probably increase again."),
+        ("The river flooded in March, and it is likely to flood again in the autumn.",
+         "The river flooded in March and is likely to flood again in the autumn."),
+    ],
+)  # fmt: skip
+def test_a_reported_advice_or_a_claim_that_hedges_a_part_itself_is_left_alone(claim, source):
+    assert stated_hedges(claim, source) == []
+    assert modality_conflicts(claim, source) == []
+
+
 def test_a_hedge_of_one_part_of_a_joined_claim_is_named():
     claim = "The scan showed a small cyst, so the clinic is referring you to a specialist."
     assert stated_hedges(claim, "The scan showed a small cyst. The clinic may refer you to a specialist.")

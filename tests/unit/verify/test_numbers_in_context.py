@@ -439,6 +439,12 @@ def test_a_change_by_an_amount_must_be_the_change_of_the_same_thing(claim, sourc
         ("The lease runs for three years.", "The lease runs for 36 months.", True),
         ("The warranty lasts two years.", "It comes with an 18-month warranty.", False),
         ("Tenants must give one week's notice.", "Tenants must give two weeks' notice.", False),  # "one" before a measure
+        # ... stated as "a" / "an" / "a single" (a review's false blocks of the first version)
+        ("The tour lasts one hour.", "The tour lasts an hour.", True),
+        ("Tenants must give one month's notice.", "Tenants must give a month's notice.", True),
+        ("The course runs for one week.", "The course runs for a single week.", True),
+        ("One day, she said, the farm would be hers.", "Some day, she said, the farm would be hers.", True),  # a time, no count
+        ("It is the only one metres from the beach.", "It is the only room just metres from the beach.", True),
         ("The meeting lasts 90 minutes.", "The meeting lasts an hour and a half.", True),
         ("The break lasts 30 minutes.", "The break lasts half an hour.", True),
         ("The trip takes half a day.", "The trip takes 12 hours.", True),
@@ -451,6 +457,12 @@ def test_how_often_is_a_count_and_a_unit_converts_to_its_measure(claim, source, 
     assert (v.stage != "numbers") == ok, v.reason
     if not ok:
         assert "does not state the number" in v.reason
+
+
+def test_a_denying_word_negated_by_the_claim_still_conflicts():
+    # a review found the first version let these through: the denying word itself stays stated
+    assert polarity_conflicts("The library is not closed on Sundays.", "The library is closed on Sundays.")
+    assert polarity_conflicts("The service is not suspended.", "The service is suspended until further notice.")
 
 
 def test_a_denying_word_in_another_clause_than_the_claim_s_word_still_conflicts():

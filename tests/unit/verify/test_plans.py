@@ -83,6 +83,17 @@ def test_what_the_source_only_weighs_or_proposes_is_not_decided(claim, source, s
         ("The committee approved the plan to build a footbridge.", "The mayor proposed it and the committee approved the plan to build a footbridge."),
         ("The council may close the pool.", "The council is discussing whether to close the pool."),  # a modal
         ("The board did not relocate the depot.", "The board agreed to consider relocating the depot."),  # negated
+        # a review's false blocks of the first version (2026-12-02): the source goes on to the decision or the
+        # deed, "considered" means "regarded as", "proposed to Maria" and "looked into reports" weigh no deed
+        ("The council approved building a bike lane on Main Street.",
+         "The mayor proposed building a bike lane on Main Street, and the council approved it in June."),
+        ("The constitution was adopted by parliament in 1997.", "The constitution, drafted in 1996, was formally accepted by parliament in 1997."),
+        ("The school was closed in 2019.", "Governors discussed closing the school in 2017; it was finally shut in 2019."),
+        ("The club signed Reed in July.", "The club looked into signing Reed and completed the deal for him in July."),
+        ("The film is lost.", "The film is considered lost."),
+        ("He married Maria in 2001.", "He proposed to Maria in Paris, and they married in 2001."),
+        ("Police arrested two men after looking into reports of fraud.", "Police looked into reports of fraud and then arrested two men."),
+        ("The lab confirmed contamination of the well.", "Early tests suggested contamination of the well, which the lab later confirmed."),
     ],
 )  # fmt: skip
 def test_a_decision_the_source_states_or_a_claim_that_weighs_is_left_alone(claim, source):

@@ -162,6 +162,11 @@ def test_a_deed_turned_round_in_the_words_of_the_other_side_is_named(claim, sour
         ("Ravensby lost to Millford in the final.", "Millford beat Ravensby in the final."),
         ("Millford defeated Ravensby.", "Millford beat Ravensby 3-0."),
         ("Lotte Brandt beat top seed Ana Weiss.", "Lotte Brandt defeated top seed Ana Weiss in straight sets."),
+        # a review's false blocks of the first version (2026-12-02): the source says the claim's deed in its own
+        # words too (another occasion lost), or of a pronoun
+        ("Ajax beat Porto in the cup final.", "Ajax lost to Porto in the league but beat them in the cup final."),
+        ("Brown beat Jones in 2020.", "Brown lost to Jones in the 2016 primary, but she defeated her in 2020."),
+        ("In 2020 Lopez replaced Reed.", "Reed took over from Lopez in 2015; in 2020 Lopez took over from him."),
     ],
 )  # fmt: skip
 def test_the_same_deed_in_other_words_is_left_alone(claim, source):
