@@ -98,7 +98,7 @@ from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
-from citebound.verify.checks.modality import modality_conflicts, stated_hedges
+from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
@@ -122,7 +122,8 @@ _CONTRADICTION_RULES = (
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
     ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
-    ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)),
+    ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)
+                                                  or denied_permissions(claim, window)),
     ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
                                                   if c.stemming else []),
     ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)),

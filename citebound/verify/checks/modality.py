@@ -44,7 +44,7 @@ import re
 from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import is_contracted_negation, tokens
 from citebound.text.sentences import clause_parts, sentence_spans
-from citebound.verify.checks.scope import restating_clauses
+from citebound.verify.checks.scope import EXCEPTION_WORDS, restating_clauses
 
 _RANK = {
     **dict.fromkeys(("must", "shall", "required", "mandatory", "compulsory", "obligatory", "obliged"), 3),
@@ -221,3 +221,40 @@ def _restated_with_a_modal(evidence: str, c_content: set[str]) -> bool:
     content word of the claim states a modal itself: a "may" of another statement is not the restated
     one's ("Tenants pay rent by the 5th; late payments may incur a fee")."""
     return any(_modals(tokens(clause), evidence=True) for clause in restating_clauses(evidence, c_content))
+
+
+# A permission a source denies: "does not permit guests under 16 in the weights area", "is not allowed",
+# "are prohibited from", "banned"
+_DENIED_PERMISSION = re.compile(
+    r"\b(?:(?:not|never|n['’]t)\s+(?:be\s+)?(?:permit(?:s|ted)?|allow(?:s|ed)?)|prohibit(?:s|ed)?|forbid(?:s|den)?|"
+    r"banned|barred)\b",
+    re.IGNORECASE,
+)
+_EXCEPTED = re.compile(rf"\b(?:{EXCEPTION_WORDS}|unless|only)\b", re.IGNORECASE)
+_PERMISSIONS = frozenset({"may", "can", "allowed", "permitted"})
+_PERMISSION_WORDS = frozenset({"permit", "permits", "permitted", "allow", "allows", "allowed", "prohibit", "prohibits",
+                               "prohibited", "forbid", "forbids", "forbidden", "banned", "barred", "use", "uses"})
+_DENIED_SHARE = 0.75  # of the claim's content words, in the sentence that denies the permission
+
+
+def denied_permissions(claim: str, evidence: str) -> list[str]:
+    """A permission the claim states ("Guests under 16 may use the weights area") that a sentence of the
+    evidence denies ("The club does not permit guests under 16 in the weights area"), the clause stating
+    most (75 %, two at least) of the claim's content words, "use" and the words of permitting aside: the
+    source's words, as a readable phrase; empty otherwise. A negated claim is the negation rule's."""
+    c_toks = tokens(_months_named(claim))
+    if not _PERMISSIONS.intersection(c_toks) or any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
+        return []
+    content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS
+               and t not in _PERMISSION_WORDS}  # fmt: skip
+    if len(content) < 2:
+        return []
+    for start, end in sentence_spans(evidence):
+        for part in clause_parts(evidence[start:end]):  # "Flash is prohibited, but visitors may take photos"
+            denied = _DENIED_PERMISSION.search(part)
+            if denied and _EXCEPTED.search(part, denied.end()):
+                continue  # "not allowed anywhere except the lobby": allowed there
+            if denied and len(content & alpha_content_stems(tokens(part))) >= _DENIED_SHARE * len(content):
+                return [f"the claim says {sorted(_PERMISSIONS.intersection(c_toks))[0]!r} where the source says "
+                        f"{' '.join(denied.group(0).split())!r}"]
+    return []

@@ -167,9 +167,15 @@ def _in_clause(tok: str) -> bool:
     return (tok[:1].isalnum() or tok in _QUOTES) and tok not in _CLAUSE_BREAKS
 
 
+# a modal after what a negated verb takes opens the sentence's own predicate ("Leave that is not used by 31
+# December | can be carried over"): what follows it is stated, not taken by the negated verb
+_NEW_PREDICATE = frozenset({"can", "could", "will", "would", "must", "may", "might", "should", "shall"})
+
+
 def _clause_end(toks: list[str], j: int, limit: int) -> int:
-    """Where the clause that goes on at toks[j] ends, at most `limit`."""
-    while j < limit and _in_clause(toks[j]):
+    """Where the clause that goes on at toks[j] ends, at most `limit` (before a modal that opens a predicate)."""
+    start = j
+    while j < limit and _in_clause(toks[j]) and not (j > start and toks[j] in _NEW_PREDICATE):
         j += 1
     return j
 

@@ -329,7 +329,9 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         if not (_is_past(tok) or _is_present(tok) or modal):
             continue
         verb = stem(tok)
-        who, whom = _party_before(clause, i - 1 if modal else i) or _reported_subject(clause, i), _party_after(clause, i + 1)
+        # "Orvanta has acquired Pellby": the perfect's "has" stands between who and the deed
+        at = i - 1 if modal or (i >= 2 and _is_past(tok) and clause[i - 1].casefold() in _PERFECT) else i
+        who, whom = _party_before(clause, at) or _reported_subject(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
         if who and (to := _recipient(clause, i + 1)):

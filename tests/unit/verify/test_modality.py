@@ -164,3 +164,22 @@ def test_a_hedge_of_one_part_of_a_joined_claim_is_named():
     claim = "The scan showed a small cyst, so the clinic is referring you to a specialist."
     assert stated_hedges(claim, "The scan showed a small cyst. The clinic may refer you to a specialist.")
     assert stated_hedges(claim, "The scan showed a small cyst. The clinic is referring you to a specialist.") == []
+
+
+from citebound.verify.checks.modality import denied_permissions  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "ok"),
+    [
+        ("Guests under 16 may use the weights area.", "The club does not permit guests under 16 in the weights area.", False),
+        ("Staff can park in the front car park.", "Staff are prohibited from parking in the front car park.", False),
+        ("Dogs are allowed on the beach in July.", "Dogs are banned from the beach in July and August.", False),
+        ("Visitors may take photos in the gallery.", "Flash photography is prohibited in the gallery, but visitors may take photos.", True),
+        ("Guests aged 16 and over may use all facilities.", "The club does not permit guests under 16 in the weights area. "
+                                                            "Guests aged 16 and over may use all facilities.", True),
+        ("Guests under 16 may not use the weights area.", "The club does not permit guests under 16 in the weights area.", True),
+    ],
+)  # fmt: skip
+def test_a_permission_the_source_denies_is_named(claim, source, ok):
+    assert (denied_permissions(claim, source) == []) == ok, denied_permissions(claim, source)

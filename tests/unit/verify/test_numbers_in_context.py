@@ -459,6 +459,14 @@ def test_how_often_is_a_count_and_a_unit_converts_to_its_measure(claim, source, 
         assert "does not state the number" in v.reason
 
 
+def test_a_modal_after_what_a_negated_verb_takes_opens_a_stated_predicate():
+    # "Leave that is not used by 31 December | can be carried over": 'carried' is stated (a blind set's x24)
+    claim = "Annual leave that isn't used by 31 December can't be carried over."
+    source = "Annual leave that is not used by 31 December can be carried over into the first quarter."
+    assert any("carried" in c for c in polarity_conflicts(claim, source))
+    assert polarity_conflicts(claim.replace("can't", "can"), source) == []
+
+
 def test_a_denying_word_negated_by_the_claim_still_conflicts():
     # a review found the first version let these through: the denying word itself stays stated
     assert polarity_conflicts("The library is not closed on Sundays.", "The library is closed on Sundays.")

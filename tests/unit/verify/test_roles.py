@@ -149,6 +149,7 @@ def test_the_deed_the_claims_way_round_is_no_swap(claim, source):
         ("Ravensby defeated Millford in the final.", "Millford beat Ravensby in the final."),
         ("Dana Ruiz succeeded Ian Cole as mayor.", "Ian Cole replaced Dana Ruiz as mayor."),
         ("Top seed Ana Weiss beat Lotte Brandt.", "Lotte Brandt defeated top seed Ana Weiss in straight sets."),
+        ("Pellby Express has acquired Orvanta.", "Orvanta has acquired the regional courier firm Pellby Express."),  # the perfect
     ],
 )  # fmt: skip
 def test_a_deed_turned_round_in_the_words_of_the_other_side_is_named(claim, source):
