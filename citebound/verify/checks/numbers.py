@@ -800,6 +800,10 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 named = " ".join(_claim_words_as_written(claim, owner, word_stem))
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
+            if (changed := _value_before_change(source, found)) and not _SPEAKS_OF_CHANGE.search(claim):
+                # "The fee is $45" is not stated by "raised its fee from $45 to $52": the value it had before
+                failures.append((0, f"{describe(mention)} only as the value before a change ({_quote(changed, 70)!r})"))
+                continue
             got_change = changed_by(source, found.start) if claimed_change else None
             if claimed_change and got_change and claimed_change[0] not in got_change[1] and claimed_change[0] in words \
                     and got_change[0] not in all_claim_words:  # type: ignore[operator]
@@ -1121,6 +1125,31 @@ def _clause(text: str, start: int, stop: int, pos: int) -> tuple[int, int]:
             b = m.start()
             break
     return a, b
+
+
+# "raised its fee from $45 to $52", "cut the price from 30 euros to 25": the value before a change
+_CHANGE_FROM = re.compile(
+    r"\b(?:rais|increas|rose|rise|ris|cut|reduc|lower|drop|fell|fall|chang|went\s+(?:up|down)|grew|grow|jump|climb|"
+    r"doubl|halv|extend|shorten|mov|switch)\w*\b[^.;!?]{0,60}?\bfrom\s+$",
+    re.IGNORECASE,
+)
+_TO_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+){0,2}?to\s+[$€£¥]?\s*\d", re.IGNORECASE)
+# a claim that speaks of the change or the past itself ("was $45", "rose from", "previously", "until March")
+_SPEAKS_OF_CHANGE = re.compile(
+    r"\b(?:from|was|were|previously|formerly|used\s+to|before|until|originally|initially|had\s+been|old|earlier|"
+    r"rais\w*|increas\w*|rose|cut|reduc\w*|lower\w*|dropp?\w*|fell|chang\w*|grew|jump\w*|climb\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _value_before_change(source: str, found: NumberMention) -> str | None:
+    """The source's words when `found` is the "from" value of a change stated right there ("raised its
+    standard monthly membership fee from $45 to $52"), else None."""
+    before = _CHANGE_FROM.search(source, max(0, found.start - 90), found.start)
+    if before is None or not _TO_AFTER.match(source, _past_unit(source, found.end)):
+        return None
+    to = _TO_AFTER.match(source, _past_unit(source, found.end))
+    return source[before.start() : to.end() + 6]
 
 
 _AS_ONE = re.compile(r"\b(?:a\s+single|an?|per|each|every)\s+([^\W\d_]+)", re.IGNORECASE)

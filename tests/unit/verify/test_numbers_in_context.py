@@ -501,3 +501,20 @@ def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
     assert (v.stage != "numbers") == ok, v.reason
     if not ok:
         assert "only of" in v.reason and "another number for" in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "ok"),
+    [
+        # the value before a change given as the value now (the fourteenth blind set's x36)
+        ("The membership fee is $45.", "The centre raised its membership fee from $45 to $52 on 1 March.", False),
+        ("Delivery takes 5 days.", "We cut delivery times from 5 days to 2 days this year.", False),
+        ("The membership fee is $52.", "The centre raised its membership fee from $45 to $52 on 1 March.", True),
+        ("The fee was $45 before March.", "The centre raised its membership fee from $45 to $52 on 1 March.", True),
+        ("The shop is open from 9 am.", "The shop is open from 9 am to 5 pm.", True),  # a range, no change
+        ("Members pay 30 euros.", "The price was cut from 30 euros to 25 euros, but members pay 30 euros.", True),
+    ],
+)  # fmt: skip
+def test_a_value_before_a_change_is_not_the_value_now(claim, source, ok):
+    v = det(claim, source)
+    assert (v.stage != "numbers") == ok, v.reason

@@ -112,7 +112,8 @@ another name whose clause opens the sentence ("The Kestrel 5 has ... 12 hours, w
 hours"), and a compared pair it must not block (5 new), on 376: 0.886, 0.981; from a fourteenth set: a modal after
 a negated relative clause opens a stated predicate ("not used by Friday can be exchanged"), a deed in the
 perfect turned round, a permission the source denies ("does not permit children under 12 in the sauna"; 5
-new), on 381: 0.888, 0.981.
+new), on 381: 0.888, 0.981; the value before a change given as the value now ("from 40 pounds to 55 pounds";
+2 new), on 383: 0.886, 0.981.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -149,6 +150,7 @@ KNOWN_MISSES = {
         "unit-space-thousands": "word pairs read '4 990' as two tokens, so '4990 employees' finds no pair",
         "condition-regardless-kept": "no rule blocks it, but 'regardless' is not in the source: 0.79",
         "num-compared-both-kept": "no rule blocks it, but 'cheaper' is not in the source: 0.78",
+        "num-value-after-change-kept": "no rule blocks it, but 'costs' is not in the source: 0.78",
         "num-one-hour-kept": "no rule blocks it (one hour = 60 minutes), but 'hour' and 'one' are not in the source: 0.46",
         "unit-years-as-months-kept": "no rule blocks it (three years = 36 months), but 'years' and 'three' are not in "
                                      "the source: 0.46",
