@@ -129,7 +129,7 @@ _CONTRADICTION_RULES = (
     ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)),
     ("order", lambda c, claim, window, source: reversed_orders(claim, window)),
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
-    ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window)
+    ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window, source)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)
                                               or other_doers(claim, window)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window) or weighed_as_decided(claim, window)),

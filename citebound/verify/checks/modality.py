@@ -226,35 +226,47 @@ def _restated_with_a_modal(evidence: str, c_content: set[str]) -> bool:
 # A permission a source denies: "does not permit guests under 16 in the weights area", "is not allowed",
 # "are prohibited from", "banned"
 _DENIED_PERMISSION = re.compile(
-    r"\b(?:(?:not|never|n['’]t)\s+(?:be\s+)?(?:permit(?:s|ted)?|allow(?:s|ed)?)|prohibit(?:s|ed)?|forbid(?:s|den)?|"
-    r"banned|barred)\b",
+    r"\b(?:(?:not|never|n['’]t)\s+(?:be\s+)?(?:permit(?:s|ted)?|allow(?:s|ed)?)|(?-i:prohibit(?:s|ed)?|forbid(?:s|den)?|"
+    r"banned|barred))\b",  # lower case: "Barred owls", "the Forbidden City" are names
     re.IGNORECASE,
 )
+# a claim that restates the ban ("Drivers can be banned"), and the words that narrow who or when: the clause
+# must state those too ("Guests over 16 may" is not denied by "does not permit guests under 16")
+_PASSIVE_PERMISSION = re.compile(r"\b(?:may|can|could)\s+be\s+[^\W\d_]+(?:ed|en)\b", re.IGNORECASE)
+_NARROWING = frozenset({"over", "under", "above", "below", "with", "without", "before", "after", "during", "until",
+                        "from"})
+_BANNING = frozenset({"ban", "bans", "bar", "bars", "prohibit", "prohibits", "forbid", "forbids"})  # "may ban members"
+_BUT = re.compile(r"\s+but\s+", re.IGNORECASE)
 _EXCEPTED = re.compile(rf"\b(?:{EXCEPTION_WORDS}|unless|only)\b", re.IGNORECASE)
 _PERMISSIONS = frozenset({"may", "can", "allowed", "permitted"})
 _PERMISSION_WORDS = frozenset({"permit", "permits", "permitted", "allow", "allows", "allowed", "prohibit", "prohibits",
                                "prohibited", "forbid", "forbids", "forbidden", "banned", "barred", "use", "uses"})
-_DENIED_SHARE = 0.75  # of the claim's content words, in the sentence that denies the permission
 
 
 def denied_permissions(claim: str, evidence: str) -> list[str]:
     """A permission the claim states ("Guests under 16 may use the weights area") that a sentence of the
-    evidence denies ("The club does not permit guests under 16 in the weights area"), the clause stating
-    most (75 %, two at least) of the claim's content words, "use" and the words of permitting aside: the
-    source's words, as a readable phrase; empty otherwise. A negated claim is the negation rule's."""
+    evidence denies ("The club does not permit guests under 16 in the weights area"), the clause (cut at
+    "but" too) stating every content word of the claim ("use" and the words of permitting aside) and each
+    of its narrowing words ("under", "with", "at" ...): the source's words, as a readable phrase; empty
+    otherwise. A negated claim is the negation rule's; a claim that restates a ban ("can be banned") is left
+    alone."""
     c_toks = tokens(_months_named(claim))
-    if not _PERMISSIONS.intersection(c_toks) or any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks):
+    if not _PERMISSIONS.intersection(c_toks) or any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks) \
+            or _PASSIVE_PERMISSION.search(claim) or _DENIED_PERMISSION.search(claim) or _BANNING.intersection(c_toks):
         return []
     content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS
                and t not in _PERMISSION_WORDS}  # fmt: skip
+    narrowing = _NARROWING.intersection(c_toks)
     if len(content) < 2:
         return []
-    for start, end in sentence_spans(evidence):
-        for part in clause_parts(evidence[start:end]):  # "Flash is prohibited, but visitors may take photos"
-            denied = _DENIED_PERMISSION.search(part)
-            if denied and _EXCEPTED.search(part, denied.end()):
-                continue  # "not allowed anywhere except the lobby": allowed there
-            if denied and len(content & alpha_content_stems(tokens(part))) >= _DENIED_SHARE * len(content):
-                return [f"the claim says {sorted(_PERMISSIONS.intersection(c_toks))[0]!r} where the source says "
-                        f"{' '.join(denied.group(0).split())!r}"]
+    # "Flash is prohibited, but visitors may take photos", "banned in lessons but students may use phones"
+    parts = [p for a, b in sentence_spans(evidence) for c in clause_parts(evidence[a:b]) for p in _BUT.split(c)]
+    for part in parts:
+        denied = _DENIED_PERMISSION.search(part)
+        if denied is None or _EXCEPTED.search(part, denied.end()):
+            continue  # "not allowed anywhere except the lobby": allowed there
+        p_toks = tokens(part)
+        if content <= alpha_content_stems(p_toks) and narrowing <= set(p_toks):
+            return [f"the claim says {sorted(_PERMISSIONS.intersection(c_toks))[0]!r} where the source says "
+                    f"{' '.join(denied.group(0).split())!r}"]
     return []

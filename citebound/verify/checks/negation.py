@@ -167,15 +167,19 @@ def _in_clause(tok: str) -> bool:
     return (tok[:1].isalnum() or tok in _QUOTES) and tok not in _CLAUSE_BREAKS
 
 
-# a modal after what a negated verb takes opens the sentence's own predicate ("Leave that is not used by 31
-# December | can be carried over"): what follows it is stated, not taken by the negated verb
+# a modal after what a negated verb of a relative clause takes opens the sentence's own predicate ("Leave
+# that is not used by 31 December | can be carried over"): what follows it is stated, not taken by the verb
 _NEW_PREDICATE = frozenset({"can", "could", "will", "would", "must", "may", "might", "should", "shall"})
+_RELATIVES = frozenset({"that", "who", "which"})
 
 
-def _clause_end(toks: list[str], j: int, limit: int) -> int:
-    """Where the clause that goes on at toks[j] ends, at most `limit` (before a modal that opens a predicate)."""
+def _clause_end(toks: list[str], j: int, limit: int, relative: bool = False) -> int:
+    """Where the clause that goes on at toks[j] ends, at most `limit`; for a negation inside a relative
+    clause (`relative`), before a modal that opens the main predicate (not one right after "that": "products
+    that can harm")."""
     start = j
-    while j < limit and _in_clause(toks[j]) and not (j > start and toks[j] in _NEW_PREDICATE):
+    while j < limit and _in_clause(toks[j]) and not (
+            relative and toks[j] in _NEW_PREDICATE and toks[j - 1] not in _RELATIVES):  # fmt: skip
         j += 1
     return j
 
@@ -252,7 +256,8 @@ def polarity(text: str) -> tuple[dict[str, str], dict[str, str]]:
                     if word not in _CARRIERS or toks[j + 1 : j + 2] != ["to"]:
                         # what a negated verb takes is not stated either ("did not reach significance"
                         # does not state "significance"): read it as neither, to the clause's end
-                        in_scope.update(range(j + 1, _clause_end(toks, j + 1, min(len(toks), j + 1 + _SCOPE))))
+                        relative = bool(_RELATIVES.intersection(toks[max(0, i - 3) : i]))  # "that is not used"
+                        in_scope.update(range(j + 1, _clause_end(toks, j + 1, min(len(toks), j + 1 + _SCOPE), relative)))
                         break  # a carrier passes the negation on to its verb only: "not allowed to smoke"
             elif _is_cue(word):
                 break
@@ -376,7 +381,7 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
 # Words that deny what their clause names without a negation cue: "Garden waste collections are suspended",
 # "It will remain closed on Sundays" say there is no garden waste collection, no Sunday opening
 _DENIAL_WORDS = frozenset("""suspended cancelled canceled discontinued withdrawn scrapped halted abolished closed
-unavailable paused""".split())
+unavailable paused refused denied rejected declined barred banned prevented prohibited forbidden""".split())
 _DENIAL_CLAUSE = re.compile(r"[^.;:!?,]+")
 
 

@@ -1189,6 +1189,9 @@ def _subject_name(text: str, start: int, stop: int) -> tuple[tuple[str, ...], st
     return tuple(t.group(0).casefold() for t in toks[first:k]), text[toks[first].start() : toks[k - 1].end()]
 
 
+# a clause that gives a name another's value without a number ("the Kestrel 7 has the same")
+_SAME_VALUE = re.compile(r"\b(?:the\s+same|just\s+as|as\s+(?:much|long|fast|many)|match(?:es|ed)?|likewise|equally)\b",
+                         re.IGNORECASE)
 # a clause that compares or pairs values gives them to several things ("cheaper than the Premium plan, at $9
 # versus $24"): its first name is not the owner of each
 _PAIRS_VALUES = re.compile(r"\b(?:than|versus|vs|compared|respectively|while|whereas|against)\b", re.IGNORECASE)
@@ -1222,6 +1225,12 @@ def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMenti
                 else _noun_after(claim, o.end, word_stem) == noun):  # fmt: skip
             return None
     claimed = _subject_name(claim, *c_clause)
+    if claimed is not None and any(o is not mention and c_clause[0] <= o.start < c_clause[1]
+                                   and o.text.casefold() not in claimed[0] for o in stated):  # fmt: skip
+        return None  # "have batteries of 12 and 9 hours": two values, two owners
+    if claimed is not None and _SAME_VALUE.search(source) and re.search(
+            r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b[^.;]*" + _SAME_VALUE.pattern, source, re.IGNORECASE):
+        return None  # "the Kestrel 7 costs the same", "charges just as fast", "matches that"
     clause = _clause(source, *sentence, found.start)
     got = _subject_name(source, *clause)
     if claimed is None or got is None or claimed[0] == got[0]:
@@ -1231,8 +1240,12 @@ def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMenti
     for k, other in enumerate(mentions):
         if other is found or states_value(mention, other):
             continue
-        if not (wanted.units & attached(k).units if wanted.units
-                else _noun_after(source, other.end, word_stem) in (noun, "")):
+        if other.kind == "year" or not (
+                wanted.units & attached(k).units if wanted.units
+                # a bare value counts as the noun's after the claim's own verb ("employs 17."), not "is 24."
+                else _noun_after(source, other.end, word_stem) == noun or (
+                    _noun_after(source, other.end, word_stem) == "" and (verb := word_before(claim, mention.start))
+                    and word_stem(word_before(source, other.start) or "") == word_stem(verb))):  # fmt: skip
             continue
         theirs = _subject_name(source, *_clause(source, *sentence_of(other.start)[1], other.start))
         if theirs is not None and theirs[0] == claimed[0]:

@@ -329,16 +329,18 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         if not (_is_past(tok) or _is_present(tok) or modal):
             continue
         verb = stem(tok)
-        # "Orvanta has acquired Pellby": the perfect's "has" stands between who and the deed
-        at = i - 1 if modal or (i >= 2 and _is_past(tok) and clause[i - 1].casefold() in _PERFECT) else i
+        # "Orvanta has (now) acquired Pellby": the perfect's "has" (and an adverb) stands between who and the deed
+        k = i - 2 if i >= 3 and clause[i - 1].casefold() in _PERFECT_ADVERBS else i - 1
+        at = i - 1 if modal else (k if k >= 1 and _is_past(tok) and clause[k].casefold() in _PERFECT else i)
         who, whom = _party_before(clause, at) or _reported_subject(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
         if who and (to := _recipient(clause, i + 1)):
             out.append((verb, frozenset(who), frozenset(to), tok + " ... to"))
         if i >= 2 and clause[i - 1].casefold() in _BE and i + 2 < len(clause) and clause[i + 1] == "by":
-            perfect = clause[i - 1].casefold() == "been" and clause[i - 2].casefold() in ("has", "had", "have")
-            k = i - 3 if perfect else i - 2  # "has been acquired by": the patient is before "has"
+            has = i - 3 if i >= 4 and clause[i - 2].casefold() in _PERFECT_ADVERBS else i - 2  # "has recently been"
+            perfect = clause[i - 1].casefold() == "been" and clause[has].casefold() in ("has", "had", "have")
+            k = has - 1 if perfect else i - 2  # "has been acquired by": the patient is before "has"
             patient, agent = _party_before(clause, k + 1), _party_after(clause, i + 2)
             if patient and agent:
                 out.append((verb, frozenset(agent), frozenset(patient), tok))
@@ -362,6 +364,7 @@ def _recipient(clause: list[str], i: int) -> list[str]:
 _REPORTING = frozenset({"announced", "said", "says", "confirmed", "reported", "stated", "disclosed", "revealed"})
 _PRONOUNS = frozenset({"it", "he", "she", "they"})
 _PERFECT = frozenset({"had", "has", "have"})
+_PERFECT_ADVERBS = frozenset({"now", "since", "also", "just", "finally", "recently", "already", "again", "then"})
 
 
 def _reported_subject(clause: list[str], i: int) -> list[str]:
@@ -409,11 +412,14 @@ def _canonical_deeds(clause: list[str]) -> list[tuple[str, frozenset[str], froze
     return [(_SAME_DEED.get(v, v), w, m, t) for v, w, m, t in _deeds(clause)]
 
 
-def swapped_roles(claim: str, evidence: str) -> list[str]:
+def swapped_roles(claim: str, evidence: str, source: str | None = None) -> list[str]:
     """Each deed the claim says one name did to another that the evidence says the other did to the first
     ("Northwind acquired Acme" against "Acme acquired Northwind"), with the same verb or one of
     `_SAME_DEED` ("Lopez took over from Reed" against "Reed replaced Lopez"), and never the claim's way
-    round; empty when there is none or the rule cannot read it."""
+    round (in the whole `source` either, when given: the best window may leave the sentence that says it
+    out); empty when there is none or the rule cannot read it."""
+    if source is not None and source != evidence and not swapped_roles(claim, source):
+        return []
     rewritten = _one_deed_words(evidence)
     claimed, stated = _read_both(_one_deed_words(claim), rewritten, _canonical_deeds)
     if not claimed:
@@ -426,6 +432,11 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
             continue  # "Alice married Bob" is "Bob married Alice"
         if _pronoun_party(rewritten, verb):
             continue  # "in 2020 Lopez took over from him": who "him" is, the rule cannot tell
+        if _perfect(claim, written) and _perfect(evidence, None, verb) and sum(
+                t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb for t in _TOKEN.findall(rewritten)) > 1:
+            # "Pellby acquired Orvanta in 2005 ... Orvanta has (in turn) acquired Pellby": the deed twice, the
+            # claim's in the perfect: the reversed one may be the older
+            continue
         # a source that says the claim's deed in its own words too ("lost to Porto in the league but beat them
         # in the final") is read in those words only: a phrase of the other side may be of another occasion
         same = [d for d in (plain if verb in said else stated) if d[0] == verb]
@@ -442,14 +453,27 @@ def swapped_roles(claim: str, evidence: str) -> list[str]:
 _PARTY_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "it"})
 
 
+def _perfect(text: str, written: str | None, verb: str | None = None) -> bool:
+    """Whether `text` states a deed in the perfect ("has acquired", "have since been replaced"): the verb as
+    written (`written`), or any form of the stem `verb` (`_SAME_DEED` read)."""
+    toks = [t.casefold() for t in _TOKEN.findall(text)]
+    for i, t in enumerate(toks):
+        if (written is not None and t == written.split()[0].casefold()) or (
+                verb is not None and t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb):  # fmt: skip
+            if _PERFECT.intersection(toks[max(0, i - 4) : i]):
+                return True
+    return False
+
+
 def _pronoun_party(text: str, verb: str) -> bool:
     """Whether `text` says the deed `verb` (a stem, `_SAME_DEED` read) of a pronoun right beside it ("Lopez
     replaced him", "he replaced Lopez", "was beaten by them")."""
     toks = [t.casefold() for t in _TOKEN.findall(text)]
     for i, t in enumerate(toks):
         if t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb:
-            near = toks[max(0, i - 1) : i] + toks[i + 1 : i + 3]
-            if _PARTY_PRONOUNS.intersection(near):
+            near = range(max(0, i - 4), min(len(toks), i + 3))  # "He has since been replaced by"
+            # "said that it had acquired": the reported subject is read (`_reported_subject`)
+            if any(toks[k] in _PARTY_PRONOUNS and (k == 0 or toks[k - 1] != "that") for k in near if k != i):
                 return True
     return False
 

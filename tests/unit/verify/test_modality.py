@@ -179,6 +179,15 @@ from citebound.verify.checks.modality import denied_permissions  # noqa: E402
         ("Guests aged 16 and over may use all facilities.", "The club does not permit guests under 16 in the weights area. "
                                                             "Guests aged 16 and over may use all facilities.", True),
         ("Guests under 16 may not use the weights area.", "The club does not permit guests under 16 in the weights area.", True),
+        # a second review's false blocks of the first version (2026-12-02): another group or time, a grant after
+        # "but", a claim that restates the ban, a name
+        ("Guests over 16 may use the weights area.", "The club does not permit guests under 16 in the weights area.", True),
+        ("Students may use phones at lunch.", "Phones are banned in lessons but students may use phones at lunch.", True),
+        ("Fishing is allowed in the lake from June.", "Fishing in the lake is banned until June.", True),
+        ("Drivers can be banned for speeding.", "Drivers caught speeding repeatedly are banned from driving.", True),
+        ("The club may ban members who break the rules.", "Members who break the rules are banned by the club.", True),
+        ("Barred owls can live for 20 years in the wild.", "Barred owls can live up to 20 years in the wild.", True),
+        ("Staff can access the server room with a badge.", "Staff are not allowed in the server room without a badge.", True),
     ],
 )  # fmt: skip
 def test_a_permission_the_source_denies_is_named(claim, source, ok):

@@ -459,6 +459,22 @@ def test_how_often_is_a_count_and_a_unit_converts_to_its_measure(claim, source, 
         assert "does not state the number" in v.reason
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a second review's false blocks of the first version (2026-12-02): a modal outside a relative clause,
+        # a modal right after "that", a denying verb ("refused", "barred", "prevented")
+        ("Passengers who don't hold a visa can't board.", "Passengers who do not hold a visa will be refused boarding."),
+        ("The company's products do not harm children.", "The company does not sell products that can harm children."),
+        ("The match will not be cancelled.", "There is no chance that the match will be cancelled."),
+        ("Candidates without a degree can join the programme.", "A degree is not required to join the programme."),
+        ("Students who haven't paid the fee cannot sit the exam.", "Students who do not pay the fee will be barred from sitting the exam."),
+    ],
+)  # fmt: skip
+def test_a_modal_or_a_denying_verb_makes_no_false_conflict(claim, source):
+    assert polarity_conflicts(claim, source) == []
+
+
 def test_a_modal_after_what_a_negated_verb_takes_opens_a_stated_predicate():
     # "Leave that is not used by 31 December | can be carried over": 'carried' is stated (a blind set's x24)
     claim = "Annual leave that isn't used by 31 December can't be carried over."
@@ -494,6 +510,13 @@ def test_a_denying_word_in_another_clause_than_the_claim_s_word_still_conflicts(
         # a claim clause that compares or pairs values is no one name's (a blind set's faithful case, blocked at first)
         ("The Basic plan is cheaper than the Premium plan, at $9 a month versus $24.",
          "The Premium plan costs $24 per month, while the Basic plan costs $9 per month.", True),
+        # a second review's false blocks (2026-12-02): "the same", "just as fast", two values in the claim, a
+        # year or an age as the other name's "own value"
+        ("The Kestrel 7 costs 499 euros.", "The Kestrel 5 costs 499 euros, and the Kestrel 7 costs the same. The Kestrel 7 Pro costs 649 euros.", True),
+        ("The Kestrel 7 charges in 2 hours.", "The Kestrel 5 charges in 2 hours, and the Kestrel 7 charges just as fast but lasts 9 hours.", True),
+        ("The Kestrel 5 and Kestrel 7 have batteries of 12 and 9 hours.", "The Kestrel 5 has a battery life of 12 hours, while the Kestrel 7 lasts 9 hours.", True),
+        ("The Northgate store employs 30 people.", "The Southgate store employs 30 people. The Northgate store employs the same number and opened in 2015.", True),
+        ("Maria Lopez scored 20 goals.", "Anna Berg scored 20 goals, and Maria Lopez scored 20 too; Maria Lopez is 24.", True),
     ],
 )  # fmt: skip
 def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):

@@ -113,7 +113,8 @@ hours"), and a compared pair it must not block (5 new), on 376: 0.886, 0.981; fr
 a negated relative clause opens a stated predicate ("not used by Friday can be exchanged"), a deed in the
 perfect turned round, a permission the source denies ("does not permit children under 12 in the sauna"; 5
 new), on 381: 0.888, 0.981; the value before a change given as the value now ("from 40 pounds to 55 pounds";
-2 new), on 383: 0.886, 0.981.
+2 new), on 383: 0.886, 0.981; restatements a second review found blocked ("the same", "will be refused
+boarding"; 2 new), on 385: 0.884, 0.982.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -151,6 +152,7 @@ KNOWN_MISSES = {
         "condition-regardless-kept": "no rule blocks it, but 'regardless' is not in the source: 0.79",
         "num-compared-both-kept": "no rule blocks it, but 'cheaper' is not in the source: 0.78",
         "num-value-after-change-kept": "no rule blocks it, but 'costs' is not in the source: 0.78",
+        "neg-refused-kept": "no rule blocks it ('refused' denies), but 'without' is not in the source: 0.60",
         "num-one-hour-kept": "no rule blocks it (one hour = 60 minutes), but 'hour' and 'one' are not in the source: 0.46",
         "unit-years-as-months-kept": "no rule blocks it (three years = 36 months), but 'years' and 'three' are not in "
                                      "the source: 0.46",

@@ -168,7 +168,12 @@ def test_a_deed_turned_round_in_the_words_of_the_other_side_is_named(claim, sour
         ("Ajax beat Porto in the cup final.", "Ajax lost to Porto in the league but beat them in the cup final."),
         ("Brown beat Jones in 2020.", "Brown lost to Jones in the 2016 primary, but she defeated her in 2020."),
         ("In 2020 Lopez replaced Reed.", "Reed took over from Lopez in 2015; in 2020 Lopez took over from him."),
+        # a second review's (2026-12-02): the perfect with an adverb, an older deed turned round, a pronoun
+        ("Orvanta has acquired Pellby Express.", "Pellby Express acquired Orvanta in 2005. Orvanta has now acquired Pellby Express."),
+        ("Orvanta has acquired Pellby Express.", "In 2010 Pellby Express acquired Orvanta. Orvanta has just acquired Pellby Express."),
+        ("Lopez has replaced Reed as captain.", "Reed replaced Lopez as captain in 2019. He has since been replaced by Lopez."),
+        ("Smith has replaced Jones as chair.", "Jones replaced Smith as chair in 2010. Smith, re-elected in 2022, has replaced Jones as chair."),
     ],
 )  # fmt: skip
 def test_the_same_deed_in_other_words_is_left_alone(claim, source):
-    assert swapped_roles(claim, source) == []
+    assert Cascade().check_pair(claim, source).stage != "role"
