@@ -26,7 +26,9 @@ cases10.jsonl (60; written the same way after those seven rules, measured once, 
 cases11.jsonl (60; written the same way mid-session, kept blind: aggregate figures only, measured after
 the session's changes). cases12.jsonl (60; written like the eleventh, spent for three kinds). cases13.jsonl (60;
 written the same way at the start of the fifteenth session, 2026-12-02, assistant-style answer sentences; spent
-for nine kinds, docs/benchmarks.md "A thirteenth blind set").
+for nine kinds), cases14.jsonl (60; written the same way after those rules, spent for six kinds), cases15.jsonl
+(60; half answer sentences, half one-line claims, written after set 14's rules; kept blind: aggregate
+figures only). docs/benchmarks.md "Exact int8 sums on every CPU, and three more blind sets".
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
