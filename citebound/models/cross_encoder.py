@@ -238,7 +238,8 @@ class OnnxCrossEncoder(CrossEncoder):
         opts.inter_op_num_threads = 1
         # On an AVX2 CPU without VNNI, onnxruntime's u8s8 int8 GEMM saturates 16-bit sums, so the same
         # pair scored up to 0.11 apart from a VNNI CPU (the threshold was calibrated on one): int16 sums
-        # give every x86 CPU the exact products (onnxruntime#14642, PR 12088). Costs little (bench/verify_speed.py).
+        # give every x86 CPU the exact products (onnxruntime#14642, PR 12088). The float kernels around them
+        # still differ a little by CPU (a reranker logit by 0.026). Costs little (bench/verify_speed.py).
         opts.add_session_config_entry("session.x64quantprecision", "1")
         try:
             self._session = ort.InferenceSession(str(self.model_path), opts, providers=["CPUExecutionProvider"])

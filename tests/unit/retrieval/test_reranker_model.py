@@ -52,7 +52,10 @@ def test_it_keeps_the_float_models_logits_and_order():
     encoder = OnnxCrossEncoder(RERANKER_DIR / "model.onnx", threads=1).warm_up()
     logits = [math.log(p / (1 - p)) for p in encoder.score_pairs(PAIRS)]
     assert max(abs(a - b) for a, b in zip(logits, FLOAT_LOGITS)) < 0.6
-    assert max(abs(a - b) for a, b in zip(logits, INT8_LOGITS)) < 1e-3  # any requantisation moves them by more
+    # any requantisation moves them by far more (0.94 on average). Across CPUs the int8 products are exact
+    # (session.x64quantprecision), but the float kernels around them are not: on an AVX2 machine without VNNI
+    # (2026-12-02) five logits matched to 1e-4 and one moved by 0.026 (0.197 without exact sums)
+    assert max(abs(a - b) for a, b in zip(logits, INT8_LOGITS)) < 0.05
     for i in range(0, len(PAIRS), 2):  # the abstract that bears on the claim first, as the float model has it
         assert logits[i] > logits[i + 1]
 
