@@ -100,8 +100,9 @@ def modality_conflicts(claim: str, evidence: str) -> list[str]:
     parts = clause_parts(claim)
     if not 2 <= len(parts) <= _MAX_PARTS:
         return []
+    named = _months_named(evidence)
     for part in parts:
-        restating = list(restating_clauses(_months_named(evidence), _content(tokens(_months_named(part)))))
+        restating = list(restating_clauses(named, _content(tokens(_months_named(part)))))
         if restating and (found := _modality_conflicts(part, " ".join(c.strip().rstrip(".") + "." for c in restating))):
             return found
     return []
@@ -111,6 +112,7 @@ _MAX_PARTS = 6  # an answer's sentence joins a few statements; more is a list, r
 
 
 def _content(toks: list[str]) -> set[str]:
+    """The stems of the content words of `toks` but its modals: what a clause must state to restate it."""
     return {stem(t) for t in toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS}
 
 
@@ -125,7 +127,7 @@ def _modality_conflicts(claim: str, evidence: str) -> list[str]:
     if not stated:
         return []
     # the claim's words but its modals: what a sentence of the evidence must state to restate it
-    c_content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS}
+    c_content = _content(c_toks)
     c_negated = any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks)
     if not c_negated and max(claimed)[0] == 3 and (denied := _denied_obligation(c_content, evidence)):
         # "Applicants must submit a portfolio" against "... may submit a portfolio, but it is not required"
@@ -254,8 +256,7 @@ def denied_permissions(claim: str, evidence: str) -> list[str]:
     if not _PERMISSIONS.intersection(c_toks) or any(t in _NEGATIONS or is_contracted_negation(t) for t in c_toks) \
             or _PASSIVE_PERMISSION.search(claim) or _DENIED_PERMISSION.search(claim) or _BANNING.intersection(c_toks):
         return []
-    content = {stem(t) for t in c_toks if t.isalpha() and t not in STOP_WORDS and t not in _MODAL_WORDS
-               and t not in _PERMISSION_WORDS}  # fmt: skip
+    content = _content([t for t in c_toks if t not in _PERMISSION_WORDS])
     narrowing = _NARROWING.intersection(c_toks)
     if len(content) < 2:
         return []

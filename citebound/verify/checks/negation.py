@@ -177,7 +177,6 @@ def _clause_end(toks: list[str], j: int, limit: int, relative: bool = False) -> 
     """Where the clause that goes on at toks[j] ends, at most `limit`; for a negation inside a relative
     clause (`relative`), before a modal that opens the main predicate (not one right after "that": "products
     that can harm")."""
-    start = j
     while j < limit and _in_clause(toks[j]) and not (
             relative and toks[j] in _NEW_PREDICATE and toks[j - 1] not in _RELATIVES):  # fmt: skip
         j += 1

@@ -1146,10 +1146,8 @@ def _value_before_change(source: str, found: NumberMention) -> str | None:
     """The source's words when `found` is the "from" value of a change stated right there ("raised its
     standard monthly membership fee from $45 to $52"), else None."""
     before = _CHANGE_FROM.search(source, max(0, found.start - 90), found.start)
-    if before is None or not _TO_AFTER.match(source, _past_unit(source, found.end)):
-        return None
-    to = _TO_AFTER.match(source, _past_unit(source, found.end))
-    return source[before.start() : to.end() + 6]
+    to = _TO_AFTER.match(source, _past_unit(source, found.end)) if before else None
+    return source[before.start() : to.end() + 6] if before and to else None
 
 
 _AS_ONE = re.compile(r"\b(?:a\s+single|an?|per|each|every)\s+([^\W\d_]+)", re.IGNORECASE)
@@ -1164,8 +1162,9 @@ def _said_as_one(source: str, claim: str, end: int) -> bool:
 
 
 _ARTICLE_WORDS = frozenset({"the", "a", "an", "its", "their", "our", "his", "her"})
-_NOT_SUBJECTS = frozenset({"it", "this", "that", "these", "those", "there", "in", "on", "at", "by", "for", "from",
-                           "after", "before", "during", "since", "until", "of", "with", "as", "if", "when", "all"})
+_NOT_SUBJECTS = STOP_WORDS | frozenset({"it", "this", "that", "these", "those", "there", "in", "on", "at", "by", "for",
+                                       "from", "after", "before", "during", "since", "until", "of", "with", "as", "if",
+                                       "when", "all"})
 
 
 def _subject_name(text: str, start: int, stop: int) -> tuple[tuple[str, ...], str] | None:
@@ -1182,7 +1181,7 @@ def _subject_name(text: str, start: int, stop: int) -> tuple[tuple[str, ...], st
             (t[:1].isupper() and t.isalpha()) or (k > first and t.isdigit() and len(t) <= 4)):  # fmt: skip
         k += 1
     if k == first or k >= len(toks) or not toks[k].group(0).islower() \
-            or toks[first].group(0).casefold() in _NOT_SUBJECTS | STOP_WORDS:  # fmt: skip
+            or toks[first].group(0).casefold() in _NOT_SUBJECTS:  # fmt: skip
         return None
     if first == 0 and k - first < 2:
         return None  # "Refunds are ...": a first word is capitalised by its place; "The Osprey", "Kestrel 5" are names
@@ -1225,27 +1224,30 @@ def _other_subject(claim: str, claim_span: tuple[int, int], mention: NumberMenti
                 else _noun_after(claim, o.end, word_stem) == noun):  # fmt: skip
             return None
     claimed = _subject_name(claim, *c_clause)
-    if claimed is not None and any(o is not mention and c_clause[0] <= o.start < c_clause[1]
-                                   and o.text.casefold() not in claimed[0] for o in stated):  # fmt: skip
+    if claimed is None:
+        return None
+    if any(o is not mention and c_clause[0] <= o.start < c_clause[1] and o.text.casefold() not in claimed[0]
+           for o in stated):  # fmt: skip
         return None  # "have batteries of 12 and 9 hours": two values, two owners
-    if claimed is not None and _SAME_VALUE.search(source) and re.search(
-            r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b[^.;]*" + _SAME_VALUE.pattern, source, re.IGNORECASE):
+    name = r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b"  # the claim's name, as the source may write it
+    if _SAME_VALUE.search(source) and re.search(name + r"[^.;]*" + _SAME_VALUE.pattern, source, re.IGNORECASE):
         return None  # "the Kestrel 7 costs the same", "charges just as fast", "matches that"
     clause = _clause(source, *sentence, found.start)
     got = _subject_name(source, *clause)
-    if claimed is None or got is None or claimed[0] == got[0]:
+    if got is None or claimed[0] == got[0]:
         return None
-    if re.search(r"\b" + r"\s+".join(map(re.escape, claimed[0])) + r"\b", source[clause[0] : clause[1]], re.IGNORECASE):
+    if re.search(name, source[clause[0] : clause[1]], re.IGNORECASE):
         return None  # "Last year Acme sold 500 units": the claim's name is in the clause, not its first words
     for k, other in enumerate(mentions):
-        if other is found or states_value(mention, other):
+        if other is found or states_value(mention, other) or other.kind == "year":
             continue
-        if other.kind == "year" or not (
-                wanted.units & attached(k).units if wanted.units
+        if wanted.units:
+            if not wanted.units & attached(k).units:
+                continue
+        elif (after := _noun_after(source, other.end, word_stem)) != noun and not (
                 # a bare value counts as the noun's after the claim's own verb ("employs 17."), not "is 24."
-                else _noun_after(source, other.end, word_stem) == noun or (
-                    _noun_after(source, other.end, word_stem) == "" and (verb := word_before(claim, mention.start))
-                    and word_stem(word_before(source, other.start) or "") == word_stem(verb))):  # fmt: skip
+                after == "" and (verb := word_before(claim, mention.start))
+                and word_stem(word_before(source, other.start) or "") == word_stem(verb)):  # fmt: skip
             continue
         theirs = _subject_name(source, *_clause(source, *sentence_of(other.start)[1], other.start))
         if theirs is not None and theirs[0] == claimed[0]:

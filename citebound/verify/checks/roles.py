@@ -408,6 +408,11 @@ def _one_deed_words(text: str) -> str:
     return _LOST_TO.sub("was beaten by", text)
 
 
+def _deed_stem(word: str) -> str:
+    """The stem a deed is compared by: `_SAME_DEED` read ("bought" -> the stem of "acquired")."""
+    return _SAME_DEED.get(stem(word), stem(word))
+
+
 def _canonical_deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str], str]]:
     return [(_SAME_DEED.get(v, v), w, m, t) for v, w, m, t in _deeds(clause)]
 
@@ -425,7 +430,7 @@ def swapped_roles(claim: str, evidence: str, source: str | None = None) -> list[
     if not claimed:
         return []
     plain = [d for c in _clauses(evidence) for d in _canonical_deeds(c)] if rewritten != evidence else stated
-    said = {_SAME_DEED.get(stem(t), stem(t)) for t in _TOKEN.findall(evidence) if t.isalpha()}
+    said = {_deed_stem(t) for t in _TOKEN.findall(evidence) if t.isalpha()}
     out = []
     for verb, who, whom, written in claimed:
         if verb in _MUTUAL:
@@ -433,7 +438,7 @@ def swapped_roles(claim: str, evidence: str, source: str | None = None) -> list[
         if _pronoun_party(rewritten, verb):
             continue  # "in 2020 Lopez took over from him": who "him" is, the rule cannot tell
         if _perfect(claim, written) and _perfect(evidence, None, verb) and sum(
-                t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb for t in _TOKEN.findall(rewritten)) > 1:
+                t.isalpha() and _deed_stem(t) == verb for t in _TOKEN.findall(rewritten)) > 1:
             # "Pellby acquired Orvanta in 2005 ... Orvanta has (in turn) acquired Pellby": the deed twice, the
             # claim's in the perfect: the reversed one may be the older
             continue
@@ -459,7 +464,7 @@ def _perfect(text: str, written: str | None, verb: str | None = None) -> bool:
     toks = [t.casefold() for t in _TOKEN.findall(text)]
     for i, t in enumerate(toks):
         if (written is not None and t == written.split()[0].casefold()) or (
-                verb is not None and t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb):  # fmt: skip
+                verb is not None and t.isalpha() and _deed_stem(t) == verb):  # fmt: skip
             if _PERFECT.intersection(toks[max(0, i - 4) : i]):
                 return True
     return False
@@ -470,7 +475,7 @@ def _pronoun_party(text: str, verb: str) -> bool:
     replaced him", "he replaced Lopez", "was beaten by them")."""
     toks = [t.casefold() for t in _TOKEN.findall(text)]
     for i, t in enumerate(toks):
-        if t.isalpha() and _SAME_DEED.get(stem(t), stem(t)) == verb:
+        if t.isalpha() and _deed_stem(t) == verb:
             near = range(max(0, i - 4), min(len(toks), i + 3))  # "He has since been replaced by"
             # "said that it had acquired": the reported subject is read (`_reported_subject`)
             if any(toks[k] in _PARTY_PRONOUNS and (k == 0 or toks[k - 1] != "that") for k in near if k != i):
