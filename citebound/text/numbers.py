@@ -436,6 +436,12 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
         mentions.append(NumberMention(m.group(0), m.start(), m.end(), tuple(_clock(hour, m.group(3))), "time"))
         if minutes:
             mentions.append(NumberMention(m.group(0), m.start(), m.end(), (minutes,), "time"))
+    for m in _NOON.finditer(clean):  # "noon" is 12:00, "midnight" 0:00 ("12 am"); not "a midnight rider"
+        before = clean[max(0, m.start() - 9) : m.start()]
+        if not _WORD_AFTER.match(clean, m.end()) and not _BOUND.search(before) and (
+                _AT_TIME.search(before) or _CLAUSE_END.match(clean, m.end())):  # fmt: skip
+            hour = 0 if m.group(1).casefold() == "midnight" else 12
+            mentions.append(NumberMention(m.group(0), m.start(), m.end(), (hour,), "time"))
     clean = _blank_spans(clean, [(n.start, n.end) for n in mentions])
     digit_mentions = _digit_mentions(clean, hedges)
     # "1.5 million" is one number: keep its scale word out of the word scan
@@ -450,6 +456,16 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
     return mentions
 
 
+_NOON = re.compile(r"\b(?:12\s+)?(noon|midday|midnight)\b", re.IGNORECASE)
+# "noon" is a time after a word that opens one ("at noon", "until midnight") or at a clause's end ("The
+# deadline is midnight."), and never as a noun's modifier ("the midnight rider", "at Midnight Mass")
+_AT_TIME = re.compile(r"\b(?:at|by|until|till|til|from|to|between|and|or|since)\s+\Z", re.IGNORECASE)
+# "before noon", "past midnight" bound a time the source may give otherwise ("by 11 am", "until 1 am")
+_BOUND = re.compile(r"\b(?:before|after|past|around|about|gone|near)\s+\Z", re.IGNORECASE)
+_WORD_AFTER = re.compile(
+    r"\s+(?!(?:on|in|at|and|or|to|until|till|every|each|daily|sharp|exactly|local|today|tonight|tomorrow|yesterday|"
+    r"is|was|will|when|the|gmt|utc|[a-z]+day)\b)[^\W\d_]", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s*(?:[.,;:!?)]|\Z)")
 _PERIOD = r"(?:second|minute|hour|day|night|week|fortnight|month|quarter|year|decade)"
 # "one month's notice", "one hour", "one kilometre": "one" before a measure (singular: "the only one metres from
 # the beach" is no measure) is a number; "one day" and "one night" only after a word of duration ("for one
@@ -625,15 +641,20 @@ def written_as_in(claim: str, text: str) -> str:
     days" and "25 days" as different (P 0.04 against 0.98 for the same claim), and the difference is the
     numbers check's business, not the model's."""
     said = [(m, _unit_read(claim, m)) for m in extract_numbers(claim, ambiguous_words=False)
-            if m.kind != "year" and (_plain(m.text) or m.kind == "measure")]  # fmt: skip
+            if m.kind != "year" and (_plain(m.text) or m.kind in ("measure", "time"))]  # fmt: skip
     if not said:
         return text
     out, last = [], 0
     for m in extract_numbers(text, hedges=False):
-        if m.start < last or not (_plain(m.text) or m.kind == "measure"):  # inside a rewrite; "daily", "twice"
+        if m.start < last or not (_plain(m.text) or m.kind in ("measure", "time")):  # in a rewrite; "daily", "twice"
             continue
         unit = _unit_read(text, m)
         for c, c_unit in said:
+            if c.keys & m.keys and c.kind == m.kind == "time":  # a time of day: no unit word ("noon" -> "12:00")
+                if c.text.rstrip(".") != m.text.rstrip("."):  # ("5 pm." may end the sentence: keep its period)
+                    out += [text[last : m.start], c.text.rstrip(".") + "." * m.text.endswith(".")]
+                    last = m.end
+                break
             if c.keys & m.keys and c.kind == m.kind and _plain(m.text):  # the same value
                 if unit and c_unit and unit[0] == c_unit[0] and unit[1] > m.end:  # "5 h" -> "5 hours"
                     out += [text[last : m.start], claim[c.start : c_unit[2]]]

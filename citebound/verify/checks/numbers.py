@@ -137,6 +137,8 @@ def missing_numbers(
 def describe(mention: NumberMention) -> str:
     """How a missing number is named in a reason: its normalised value, and the words if different."""
     value = canonical(mention.value)
+    if mention.kind == "time" and not any(ch.isdigit() for ch in mention.text):  # "noon": the time 12:00
+        return f"the time {value}:00 ({mention.text!r})"
     return value if mention.text.replace(",", "").replace(" ", "") == value else f"{value} ({mention.text!r})"
 
 
@@ -800,7 +802,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 named = " ".join(_claim_words_as_written(claim, owner, word_stem))
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
-            if (changed := _value_before_change(source, found)) and not _SPEAKS_OF_CHANGE.search(claim):
+            changed = _value_before_change(source, found) or (
+                None if _PAST_CLAIM.search(claim) else _value_held_before(source, found))
+            if changed and not _SPEAKS_OF_CHANGE.search(claim):
                 # "The fee is $45" is not stated by "raised its fee from $45 to $52": the value it had before
                 failures.append((0, f"{describe(mention)} only as the value before a change ({_quote(changed, 70)!r})"))
                 continue
@@ -1148,6 +1152,48 @@ def _value_before_change(source: str, found: NumberMention) -> str | None:
     before = _CHANGE_FROM.search(source, max(0, found.start - 90), found.start)
     to = _TO_AFTER.match(source, _past_unit(source, found.end)) if before else None
     return source[before.start() : to.end() + 6] if before and to else None
+
+
+def _value_held_before(source: str, found: NumberMention) -> str | None:
+    """The source's words when `found` held until a time or in the past, before another value of the same
+    measure now ("ran every 20 minutes until May; it now runs every 30 minutes", "used to cost $45 and now
+    costs $52"), else None. Not "20% off until Sunday, and the store is now open 7 days a week": the
+    value now is of another measure."""
+    now = _NOW_AFTER.match(source, found.end)
+    if now is None or not (_UNTIL.match(source, found.end)
+                           or _FORMERLY.search(source, max(0, found.start - 50), found.start)):  # fmt: skip
+        return None
+    after_now = source[now.start(1) : now.end() + 30]
+    later = [m for m in extract_numbers(after_now) if m.kind == found.kind]
+    if not later or _measure_of(after_now, later[0]) != _measure_of(source, found):
+        return None
+    return source[source.rfind(" ", 0, max(0, found.start - 30)) + 1 : now.end() + 6]
+
+
+def _measure_of(text: str, m: NumberMention) -> str:
+    """A value's unit, else the word right after it ("20 minutes" -> minute, "3 mills" -> mill); a time
+    of day is one measure."""
+    if m.kind == "time":
+        return "time"
+    if units := mention_units(m):
+        return ",".join(sorted(units))
+    nxt = re.match(r"[\s-]+([^\W\d_]+)", text[m.end :])
+    return (unit_of(nxt.group(1).casefold()) or stem(nxt.group(1).casefold())) if nxt else ""
+
+
+# "... until May; it now runs every 30 ...": after the value, in its sentence, a "now" and another number
+_NOW_AFTER = re.compile(r"[^.!?]{0,90}?\b(now|currently|today|these\s+days|since\s+then|from\s+then\s+on)\b"
+                        r"[^.!?]{0,40}?\d", re.IGNORECASE)
+_UNTIL = re.compile(r"[^.;!?\d]{0,40}?\b(?:until|till|up\s+until|before|last\s+(?:year|month|week))\b",
+                    re.IGNORECASE)
+_FORMERLY = re.compile(r"\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|"
+                       r"per|every|each|in|or|more|again|daily|weekly|monthly|yearly|annually)\b))\b[^.;!?\d]*$",
+                       re.IGNORECASE)
+# A claim in the past ("The bus ran every 20 minutes in April", "The factory employed 500 people") may state
+# the value that held then.
+_PAST_CLAIM = re.compile(
+    r"\b(?:was|were|had|did|ran|began|grew|fell|rose|took|made|paid|got|gave|went|came|held|kept|left|led|met|"
+    r"sold|spent|stood|told|won|wrote|built|bought|brought|ago|last|once|[a-z]{2,}ed)\b|\bin\s+\d{4}\b", re.IGNORECASE)
 
 
 _AS_ONE = re.compile(r"\b(?:a\s+single|an?|per|each|every)\s+([^\W\d_]+)", re.IGNORECASE)

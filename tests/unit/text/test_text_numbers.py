@@ -39,6 +39,39 @@ def test_clock_times_in_either_notation_match(claim, source):
         assert mention.keys & source_keys, (mention.text, source_keys)
 
 
+@pytest.mark.parametrize(
+    "text, hour",
+    [("closes at noon", 12), ("closes at 12 noon", 12), ("served at midday.", 12), ("opens until midnight", 0),
+     ("Open 9 am to noon.", 12), ("The gates shut at midnight on Fridays.", 0)],
+)  # fmt: skip
+def test_noon_and_midnight_are_times_of_day(text, hour):
+    times = [n for n in extract_numbers(text) if n.kind == "time" and n.text.rstrip(".").endswith(("noon", "day", "night"))]
+    assert [n.keys for n in times] == [number_keys(f"at {hour}:00")], times
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Paul Revere, the midnight rider, warned the militia.", "The choir sings at Midnight Mass.",
+     "a midday meal of soup", "They watched the midnight sun in Tromso."],
+)  # fmt: skip
+def test_noon_or_midnight_before_a_noun_is_no_time(text):
+    assert not [n for n in extract_numbers(text) if n.kind == "time"]
+
+
+@pytest.mark.parametrize(
+    "claim, source, ok",
+    [("The shop closes at noon on Saturdays.", "On Saturdays the shop closes at 12:00.", True),
+     ("The shop closes at 12:00 on Saturdays.", "On Saturdays the shop closes at noon.", True),
+     ("Lunch is served at midday.", "Lunch is served at 12 pm.", True),
+     ("The market opens at 00:00.", "The market opens at midnight.", True),
+     ("The shop closes at noon on Saturdays.", "On Saturdays the shop closes at midnight.", False),
+     ("The market opens at midnight.", "The market opens at 12 pm.", False)],
+)  # fmt: skip
+def test_noon_and_midnight_match_their_clock_times_and_not_each_other(claim, source, ok):
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="deterministic")
+    assert (v.stage != "numbers") == ok, v.reason
+
+
 def test_a_number_and_its_scale_word_are_one_number():
     assert keys("1.5 million people") == [{"1500000"}]
     assert keys("2 thousand") == [{"2000"}]

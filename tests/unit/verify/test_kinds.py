@@ -29,6 +29,9 @@ from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
 def test_a_word_swapped_for_another_of_its_kind_is_unsupported(claim, source, said):
     assert swapped_kinds(claim, source)
     v = Cascade().check_pair(claim, source)
+    if said == "'midnight'":  # a time of day: the numbers rule, which runs first, finds it (midnight is 0:00)
+        assert (v.label, v.stage) == ("unsupported", "numbers") and "the time 0:00 ('midnight')" in v.reason, v.reason
+        return
     assert (v.label, v.stage) == ("unsupported", "kind") and f"the claim says {said}" in v.reason, v.reason
 
 

@@ -536,6 +536,18 @@ def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
         ("The fee was $45 before March.", "The centre raised its membership fee from $45 to $52 on 1 March.", True),
         ("The shop is open from 9 am.", "The shop is open from 9 am to 5 pm.", True),  # a range, no change
         ("Members pay 30 euros.", "The price was cut from 30 euros to 25 euros, but members pay 30 euros.", True),
+        # a value that held until a time, or used to, before another value now
+        ("The bus runs every 20 minutes.", "The bus ran every 20 minutes until May; it now runs every 30 minutes.",
+         False),
+        ("The fee is $45.", "The fee used to be $45 and now costs $52.", False),
+        ("The bus runs every 30 minutes.", "The bus ran every 20 minutes until May; it now runs every 30 minutes.",
+         True),
+        ("The bus ran every 20 minutes until May.",
+         "The bus ran every 20 minutes until May; it now runs every 30 minutes.", True),
+        ("The fee used to be $45.", "The fee used to be $45 and now costs $52.", True),
+        # "once a week" is how often, not "formerly"
+        ("The gym is open once a week on Sundays for 3 hours.",
+         "The gym is open once a week, on Sundays, for 3 hours; it currently has 40 members.", True),
     ],
 )  # fmt: skip
 def test_a_value_before_a_change_is_not_the_value_now(claim, source, ok):
