@@ -96,6 +96,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
+from citebound.verify.checks.crossed import crossed_values
 from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
@@ -108,7 +109,14 @@ from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
 from citebound.verify.checks.order import reversed_orders
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts, weighed_as_decided
-from citebound.verify.checks.roles import crossed_roles, invented_authors, other_doers, role_conflicts, swapped_roles
+from citebound.verify.checks.roles import (
+    crossed_roles,
+    invented_authors,
+    invented_names,
+    other_doers,
+    role_conflicts,
+    swapped_roles,
+)
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span, headed_quote
@@ -117,6 +125,7 @@ BLOCKED_SCORE_FACTOR = 0.25
 # The contradiction rules in the order they run, each (stage, conflicts(cascade, claim, window, source)): the
 # first that finds a conflict settles the source, so the later ones are not read.
 _CONTRADICTION_RULES = (
+    ("numbers", lambda c, claim, window, source: crossed_values(claim, window)),
     ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
@@ -131,6 +140,7 @@ _CONTRADICTION_RULES = (
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window, source)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)
+                                              or invented_names(claim, source)
                                               or other_doers(claim, window)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window) or weighed_as_decided(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
@@ -138,7 +148,7 @@ _CONTRADICTION_RULES = (
     ("cause", lambda c, claim, window, source: invented_causes(claim, source)),
 )  # fmt: skip
 # the stages that settle a claim as unsupported whatever a model or a threshold would say (besides "ids")
-RULE_STAGES = ("numbers", *(stage for stage, _ in _CONTRADICTION_RULES))
+RULE_STAGES = tuple(dict.fromkeys(("numbers", *(stage for stage, _ in _CONTRADICTION_RULES))))
 DEFAULT_THRESHOLD = config.SUPPORT_THRESHOLD
 DEFAULT_PARTIAL_FLOOR = 0.5
 

@@ -35,6 +35,11 @@ name ("The startup acquired the bank" against "The bank acquired the startup"). 
 gives another name, with the same verb, when the source gives the claim's name another thing ("Maria Lopez
 leads the design team" against "Maria Lopez leads the research team, and Tom Becker leads the design team").
 
+`invented_names`, in the same stage: a name the claim gives to an office ("Spokesperson Anna Lee said")
+where the source states the office and names no one ("A spokesperson said"); on the claim sets' dev splits
+it fires on 7 rows (5 gold unsupported; 2 climate_fever claims crediting a president the evidence does
+not name).
+
 `invented_authors`, in the same stage: a name the claim gives as who wrote, made or founded something
 ("written by Dr. Lee", "designed by Gehry") of which the whole source names no word ("The report was
 published by the health ministry"): the entailment model supported that one (P = 0.58); or a name the
@@ -576,6 +581,51 @@ _AUTHORED = re.compile(
     r"sculpted|illustrated|translated|founded|built|developed|created)\s+by\s+"
     r"((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3})")
 _TITLES = frozenset({"Dr", "Mr", "Mrs", "Ms", "Prof"})  # not names
+
+
+# The people a source may name only by their office ("A spokesperson said ..."): a claim that gives the
+# office a name ("Spokesperson Anna Lee said") invents who it was.
+_OFFICES = (r"spokes(?:person|man|woman)|CEO|chief\s+executive|manager|director|president|chair(?:man|woman|person)?|"
+            r"minister|mayor|governor|officer|professor|researcher|scientist|lawyer|attorney|doctor|nurse|engineer|"
+            r"founder|principal|teacher|headteacher|head\s+teacher|headmaster|headmistress|dean|chancellor|coach|"
+            r"analyst|secretary|commissioner|inspector|detective|judge|senator|economist|official|owner|landlord|"
+            r"consultant|editor|reporter|captain|referee|pilot|curator|superintendent|sheriff|ambassador")
+# a name: capitalised words, any letters after the first ("José", "McDermott", "DeSantis", "O'Neill")
+_NAME_WORD = r"[A-Z][^\W\d_]+(?:[-'][^\W\d_]+)?"
+_PERSON = rf"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})"
+# before ", the OFFICE" two words at least ("Dana Kim, the director"): one is often a sentence adverb
+# ("Meanwhile, the spokesperson said")
+_PERSON_BEFORE = rf"((?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+{_NAME_WORD}|{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,2}}))"
+_NAMED_OFFICE = re.compile(rf"\b((?i:{_OFFICES}))\s*,?\s+{_PERSON}"  # "Spokesperson Anna Lee", "CEO, Dana Kim"
+                           rf"|{_PERSON_BEFORE}\s*,\s*(?:the|a|an|our|its|their)?\s*(?:[\w']+\s+){{0,2}}"
+                           rf"((?i:{_OFFICES}))\b")
+# one office, two names for it: the source may write the other
+_SAME_OFFICE = {"ceo": "chief executive", "chief executive": "ceo", "headteacher": "head teacher",
+                "head teacher": "headteacher"}
+
+
+def _name_words(person: str) -> list[str]:
+    """The words of a name that name someone: not a title, a stop word or a month."""
+    return [w for w in re.findall(r"[^\W\d_]+", person) if w not in _TITLES and len(w) > 1
+            and w.casefold() not in STOP_WORDS and w.casefold() not in _CALENDAR]  # fmt: skip
+
+
+def invented_names(claim: str, source: str) -> list[str]:
+    """Each name the claim gives to an office the source states without naming anyone it calls so: the
+    whole source has the office's word and no word of the name ("Spokesperson Anna Lee said" against "A
+    spokesperson said"). A negated claim is left alone."""
+    if states_negation(_TOKEN.findall(claim)):
+        return []
+    folded = source.casefold()
+    out = []
+    for m in _NAMED_OFFICE.finditer(claim):
+        office, person = re.sub(r"\s+", " ", (m.group(1) or m.group(4)).casefold()), m.group(2) or m.group(3)
+        names = _name_words(person)
+        offices = (office, _SAME_OFFICE.get(office, office))
+        stated = any(re.search(r"\b" + re.escape(o if " " in o else o[:5]), folded) for o in offices)
+        if names and stated and not any(re.search(rf"\b{re.escape(n.casefold())}\b", folded) for n in names):
+            out.append(f"the claim names the {office} {' '.join(names)!r}; the source names no one so")
+    return out
 
 
 def invented_authors(claim: str, source: str) -> list[str]:

@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.roles import invented_authors, other_doers, role_conflicts, swapped_roles
+from citebound.verify.checks.roles import (
+    invented_authors,
+    invented_names,
+    other_doers,
+    role_conflicts,
+    swapped_roles,
+)
 
 
 @pytest.mark.parametrize(
@@ -177,3 +183,38 @@ def test_a_deed_turned_round_in_the_words_of_the_other_side_is_named(claim, sour
 )  # fmt: skip
 def test_the_same_deed_in_other_words_is_left_alone(claim, source):
     assert Cascade().check_pair(claim, source).stage != "role"
+
+
+@pytest.mark.parametrize(
+    "claim, source, named",
+    [
+        ("Spokesperson Anna Lee said the plant will close.", "A spokesperson said the plant will close in March.",
+         "the spokesperson 'Anna Lee'"),
+        ("CEO Mark Hill announced 200 job cuts.", "The chief executive announced 200 job cuts on Monday.",
+         "the ceo 'Mark Hill'"),
+        ("Dana Kim, the company's director, said sales fell.", "The company's director said sales fell in spring.",
+         "the director 'Dana Kim'"),
+        ("Headteacher Tom Reed closed the school.", "The headteacher closed the school because of snow.",
+         "the headteacher 'Tom Reed'"),
+    ],
+)  # fmt: skip
+def test_a_name_given_to_an_office_the_source_names_no_one_for_is_invented(claim, source, named):
+    assert any(named in r for r in invented_names(claim, source)), invented_names(claim, source)
+    v = Cascade().check_pair(claim, source)
+    assert (v.label, v.stage) == ("unsupported", "role"), v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Coach José Mourinho praised the team.", "José Mourinho, the coach, praised the team after the match."),
+        ("Coach McDermott praised the team.", "Sean McDermott, the coach, praised the team."),
+        ("Governor DeSantis signed the bill.", "Florida's governor, Ron DeSantis, signed the bill on Friday."),
+        ("Meanwhile, the spokesperson said the plant would reopen.", "A spokesperson said the plant would reopen."),
+        ("Today, the principal closed the school.", "The principal closed the school because of snow."),
+        ("Spokesperson Anna Lee did not comment.", "A spokesperson did not comment."),  # negated: left alone
+        ("Mayor Jones opened the park.", "The park was opened by the city on Friday."),  # no office in the source
+    ],
+)  # fmt: skip
+def test_a_name_the_source_gives_or_a_word_that_is_no_name_is_no_invention(claim, source):
+    assert invented_names(claim, source) == []

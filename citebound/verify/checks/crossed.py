@@ -1,0 +1,129 @@
+"""Crossed values: a claim that pairs two values with two things the other way round from its source.
+
+"The Basic plan costs $24 and the Premium $9" against "The Basic plan costs $9 a month and the Premium
+plan costs $24 a month": both values are in the source with their unit, in a sentence sharing the claim's
+words, so the numbers check (checks/numbers.py), which reads one claim number at a time, finds each of
+them; and a model reading the pair sees every word it needs. Each value is a true number on the wrong thing.
+
+A value's owner is read as the words written before it, back to the previous value (or the start of its
+sentence): the usual "THING VERB VALUE, and THING (VERB) VALUE" of a price list or a comparison. A value
+of the claim is crossed when
+
+- the claim gives another value of the same measure (unit, or the word after the value) to something else,
+- a word the claim writes before this value only (among those values) names exactly one of the source's
+  values of that measure, and that value is another one, and
+- the source's value equal to the claim's stands after a word the claim gives only to the other value.
+
+Left alone, because the owner may stand after its value there: either text saying "respectively", or a
+value followed by "for / in / on / at / by / with / from / among" ("$9 for Basic and $24 for Premium").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citebound.text.numbers import NumberMention, mention_units, source_numbers, unit_of
+from citebound.text.sentences import sentence_spans
+from citebound.text.stem import STOP_WORDS, stem
+from citebound.verify.checks.lexical import claim_numbers
+from citebound.verify.checks.numbers import states_value
+
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
+_JOINS = frozenset({"and", "or", "but", "while", "whereas", "than", "versus", "vs"})
+_NEXT_WORD = re.compile(r"(?:\s+|-)([^\W\d_]+)")
+_RESPECTIVELY = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
+# a value whose owner may be written after it ("$9 for Basic"), past an optional unit word
+_OWNER_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?:for|in|on|at|by|with|from|among)\b", re.IGNORECASE)
+
+
+def _measure(text: str, m: NumberMention) -> tuple[str, int]:
+    """What the value measures, and where its words end: its own unit ("$", "%"), else the unit or the stem
+    of the word right after it ("12 hours", "a 9-hour battery" -> hour, "40 stores" -> store), else ""."""
+    own = mention_units(m)
+    if own:
+        return ",".join(sorted(own)), m.end
+    nxt = _NEXT_WORD.match(text, m.end)
+    if nxt is None:
+        return "", m.end
+    word = nxt.group(1).casefold()
+    return unit_of(word) or stem(word), nxt.end()
+
+
+def _label(text: str, m: NumberMention) -> bool:
+    """A number that names rather than counts: an ordinal ("the second floor"), or a model number after a
+    word with a capital ("the Kestrel 7 lasts", "the iPhone 15 costs") and before a word of the sentence (not
+    "and Lyon 12.")."""
+    if m.kind == "ordinal":
+        return True
+    before = _WORD.findall(text[max(0, m.start - 30) : m.start])
+    after = _NEXT_WORD.match(text, m.end)
+    return (m.kind == "number" and not mention_units(m) and bool(before) and not before[-1].islower()
+            and text[m.start - 1 : m.start] == " " and after is not None and after.group(0)[:1] == " "
+            and after.group(1).casefold() not in _JOINS and unit_of(after.group(1).casefold()) is None)  # fmt: skip
+
+
+def _owners(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMention, str, frozenset[str]]]:
+    """(value, measure, stems of the content words before it back to the previous value or its sentence's
+    start) for each value that is not a year. A label's number is a word of its owner ("kestrel 7"); a
+    value with no measure after another value in its sentence takes that one's ("Paris had 40 stores and
+    Lyon 12")."""
+    starts = [a for a, _ in sentence_spans(text)] or [0]
+    out: list[tuple[NumberMention, str, frozenset[str]]] = []
+    prev_end = 0
+    for m in mentions:
+        if m.kind == "year" or _label(text, m):
+            continue
+        sentence = max((a for a in starts if a <= m.start), default=0)
+        begin = max(prev_end, sentence)
+        written = re.sub(r"([^\W\d_]+) (\d+)\b", r"\1#\2", text[begin : m.start])  # "Kestrel 7" -> one word
+        words = frozenset(stem(w.casefold()) for w in re.findall(r"[^\W\d_]+(?:#\d+|'[^\W\d_]+)*", written)
+                          if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None)  # fmt: skip
+        measure, prev_end = _measure(text, m)  # the next owner starts past this value's unit or noun
+        if not measure and out and out[-1][0].end > sentence:
+            measure = out[-1][1]
+        out.append((m, measure, words))
+    return out
+
+
+def _shown(word: str, *texts: str) -> str:
+    """An owner word as written ("paris", not its stem "pari")."""
+    for text in texts:
+        for w in _WORD.findall(text):
+            if stem(w.casefold()) == word:
+                return w.casefold()
+    return word.replace("#", " ")
+
+
+def _ambiguous(text: str, mentions: Sequence[NumberMention]) -> bool:
+    return bool(_RESPECTIVELY.search(text)) or any(_OWNER_AFTER.match(text, m.end) for m in mentions)
+
+
+def crossed_values(claim: str, evidence: str) -> list[str]:
+    """Each claim value the evidence gives to another thing while giving the claim's thing another value
+    of the same measure (module docstring); [] when the texts pair no values."""
+    c_mentions = claim_numbers(claim)
+    if len(c_mentions) < 2:
+        return []
+    e_mentions = source_numbers(evidence)
+    if len(e_mentions) < 2 or _ambiguous(claim, c_mentions) or _ambiguous(evidence, e_mentions):
+        return []
+    claimed, stated = _owners(claim, c_mentions), _owners(evidence, e_mentions)
+    out = []
+    for m, measure, words in claimed:
+        rivals = [(o, w) for o, mo, w in claimed if o is not m and mo == measure and not states_value(m, o)]
+        if not rivals:
+            continue
+        same = [(o, w) for o, mo, w in stated if mo == measure]
+        theirs = frozenset().union(*(w for _, w in rivals))
+        mine = {w for w in words - theirs if sum(w in sw for _, sw in same) == 1}
+        holding = [o for o, sw in same if sw & mine]
+        if not holding or any(states_value(m, o) for o in holding):
+            continue
+        rival_only = theirs - words
+        given = [sw & rival_only for o, sw in same if states_value(m, o)]
+        if given and all(given):
+            own, other = _shown(sorted(mine)[0], claim, evidence), _shown(sorted(given[0])[0], claim, evidence)
+            out.append(f"the claim gives {m.text!r} to {own!r}; the source gives it to {other!r} and "
+                       f"{holding[0].text!r} to {own!r}")
+    return out
