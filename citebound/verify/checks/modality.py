@@ -145,6 +145,9 @@ def _modality_conflicts(claim: str, evidence: str) -> list[str]:
 
 # Words that hedge what follows them: the source says it may be so, not that it is.
 _HEDGES = frozenset("may might possibly perhaps probably likely unlikely potentially presumably allegedly".split())
+# a clause that only suggests: its "could" is a possibility ("suggests that coffee could reduce"), not an ability
+_TENTATIVE = frozenset("suggest suggests suggested indicate indicates indicated hypothesise hypothesize "
+                       "hypothesised hypothesized speculate speculated hint hints hinted".split())
 _SEEM = frozenset({"appear", "appears", "appeared", "seem", "seems", "seemed"})  # "appears to", "seems to"
 
 
@@ -153,12 +156,23 @@ def _hedge_words(toks: list[str]) -> list[int]:
     return [k for k, t in enumerate(toks) if t in _HEDGES or (t in _SEEM and toks[k + 1 : k + 2] == ["to"])]
 
 
+# A claim's report of a finding ("The study shows that", "The company confirmed"): what it reports is read
+# on its own too, as the source's own report ("The authors suggest that ...") is left in its clause.
+_REPORTED = re.compile(
+    r"^[\w\s'.-]{0,50}?\b(?:shows?|showed|shown|found|finds|confirms?|confirmed|proves?|proved|proven|"
+    r"demonstrates?|demonstrated|establishes|established|says?|said|states?|stated|reports?|reported|"
+    r"announced|announces|concluded|concludes)\s+(?:that\s+)?", re.IGNORECASE)
+
+
 def stated_hedges(claim: str, evidence: str) -> list[str]:
     """The source's hedge where the claim states as fact what every restating clause of the source only
     hedges; empty otherwise. A claim that joins statements is read whole, then part by part
     (`clause_parts`: "..., so Dr Okafor is recommending a change in diet" against "Dr Okafor may
-    recommend a change in diet")."""
+    recommend a change in diet"); a claim that reports a finding ("The study shows that coffee reduces
+    ...") is read without its report too."""
     if found := _stated_hedges(claim, evidence):
+        return found
+    if (m := _REPORTED.match(claim)) and (found := _stated_hedges(claim[m.end() :], evidence)):
         return found
     parts = clause_parts(claim)
     c_toks = tokens(_months_named(claim))
@@ -179,14 +193,28 @@ def _stated_hedges(claim: str, evidence: str) -> list[str]:
     c_content = alpha_content_stems(c_toks)
     if len(c_content) < 2:
         return []
+    # a future the claim states ("will open") is hedged by the source's "could open" of the same verb
+    futures = {_next_content(c_toks, k) for k, t in enumerate(c_toks) if t == "will"} - {None}
     first = None
     for clause in restating_clauses(_months_named(evidence), c_content):
         toks = tokens(clause)
         found = [toks[k] for k in _hedge_words(toks) if _next_content(toks, k) in c_content]
+        found += [t for k, t in enumerate(toks) if t in ("could", "would") and (
+            _next_content(toks, k) in futures  # "will open" / "could open", "would open"
+            or (t == "could" and _next_content(toks, k) in c_content and any(w in _TENTATIVE for w in toks[:k])))
+            and not _also_plain(toks, k)]  # fmt: skip
         if not found:
             return []  # a clause states it plainly
         first = first or found[0]
     return [f"the claim states as fact what the source only hedges ({first!r})"] if first else []
+
+
+def _also_plain(toks: list[str], k: int) -> bool:
+    """Whether the clause also states the verb after the "could" at k without it ("The old ferry could
+    carry 200 cars, but the new ferry will carry 400")."""
+    verb = _next_content(toks, k)
+    hedged = sum(_next_content(toks, j) == verb for j, t in enumerate(toks) if t in ("could", "would") or t in _HEDGES)
+    return sum(t.isalpha() and stem(t) == verb for t in toks) > hedged
 
 
 def _next_content(toks: list[str], k: int) -> str | None:

@@ -55,7 +55,10 @@ start finish, increase fall, increase drop, increase plunge, rise decrease, rise
 grow drop, climb fall, climb drop, climb decline, climb decrease, jump fall, jump drop, soar plunge, soar fall,
 surge fall, surge drop, increase shorten, lengthen shorten, extend shorten, prolong shorten,
 raise cut, raise reduce, raise lower, boost cut, boost reduce, increase halve, double halve, widen narrow,
-strengthen weaken, uphold overturn, uphold reverse, uphold quash, acquit convict
+strengthen weaken, uphold overturn, uphold reverse, uphold quash, acquit convict,
+highest lowest, largest smallest, biggest smallest, greatest smallest, fastest slowest, longest shortest,
+oldest youngest, oldest newest, strongest weakest, richest poorest, warmest coldest, hottest coldest,
+heaviest lightest, cheapest priciest, widest narrowest, deepest shallowest, tallest shortest
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):

@@ -84,6 +84,11 @@ from citebound.verify.checks.modality import stated_hedges  # noqa: E402
         ("The bridge collapsed because of corrosion.", "The bridge possibly collapsed because of corrosion."),
         ("The species is extinct in the wild.", "The species appears to be extinct in the wild."),
         ("Customers return items within 30 days.", "Customers may return items within 30 days."),
+        # a finding the claim reports ("The study shows that ...") that the source only hedges
+        ("The study shows that coffee reduces the risk of stroke.",
+         "The authors suggest that coffee could reduce the risk of stroke."),
+        # "will" where the source says "could"
+        ("The new line will open in 2027.", "The new line could open in 2027 if funding is approved."),
     ],
 )
 def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
@@ -111,6 +116,13 @@ def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
         ("The meeting is on 3 May.", "The meeting is on 3 May."),
         # a negated claim is the negation rule's
         ("The drug does not reduce blood pressure.", "The drug may not reduce blood pressure."),
+        # a reported finding the source states plainly, or one the claim hedges itself
+        ("The study found that coffee reduces the risk of stroke.", "Coffee reduces the risk of stroke, the study found."),
+        ("The study suggests coffee could reduce the risk of stroke.",
+         "The authors suggest that coffee could reduce the risk of stroke."),
+        # "could" of the past is ability, and "will" against a plain future is no hedge
+        ("In 1900 only the rich could afford cars.", "In 1900 only the rich could afford cars."),
+        ("The new line will open in 2027.", "The new line will open in 2027, the city said."),
     ],
 )
 def test_what_is_not_a_hedge_stated_as_fact(claim, source):

@@ -32,6 +32,10 @@ def test_the_table_is_symmetric_and_in_stems():
         # a beginning is not an end (2026-12-01: `full` supported "completed" against "began", P = 0.96)
         ("The bridge was completed in 1932.", "Construction of the bridge began in 1932.", ("completed", "began")),
         ("The race started at noon.", "The race finished at noon.", ("started", "finished")),
+        # a superlative turned round
+        ("The team ranked highest in the survey.", "The team ranked lowest in the survey of 40 clubs.",
+         ("highest", "lowest")),
+        ("The Vega is the cheapest model.", "The Vega is the priciest model in the range.", ("cheapest", "priciest")),
     ],
 )  # fmt: skip
 def test_a_word_the_source_never_states_against_its_opposite_is_found(claim, source, pair):
