@@ -159,9 +159,34 @@ def _hedge_words(toks: list[str]) -> list[int]:
 # A claim's report of a finding ("The study shows that", "The company confirmed"): what it reports is read
 # on its own too, as the source's own report ("The authors suggest that ...") is left in its clause.
 _REPORTED = re.compile(
-    r"^[\w\s'.-]{0,50}?\b(?:shows?|showed|shown|found|finds|confirms?|confirmed|proves?|proved|proven|"
+    r"^[\w\s'.-]{0,50}?\b(shows?|showed|shown|found|finds|confirms?|confirmed|proves?|proved|proven|"
     r"demonstrates?|demonstrated|establishes|established|says?|said|states?|stated|reports?|reported|"
     r"announced|announces|concluded|concludes)\s+(?:that\s+)?", re.IGNORECASE)
+# verbs of a report that says it is so, against the source's that only say it may be ("suggests")
+_PROVING = frozenset("show shows showed shown prove proves proved proven confirm confirms confirmed demonstrate "
+                     "demonstrates demonstrated establish establishes established".split())
+
+
+def _tentative_reports(verb: str, finding: str, evidence: str) -> list[str]:
+    """The source's tentative verb when the claim reports as shown ("The study shows that coffee reduces
+    ...") what every restating clause of the source only suggests ("The study suggests that coffee
+    reduces ..."); empty otherwise."""
+    if verb not in _PROVING:
+        return []
+    f_toks = tokens(finding)
+    if _modals(f_toks) or _hedge_words(f_toks) or any(t in _NEGATIONS for t in f_toks):
+        return []
+    f_content = alpha_content_stems(f_toks)
+    if len(f_content) < 2:
+        return []
+    first = None
+    for clause in restating_clauses(evidence, f_content):
+        toks = tokens(clause)
+        said = [t for t in toks if t in _TENTATIVE]
+        if not said or any(t in _PROVING for t in toks):
+            return []  # a clause states or shows it
+        first = first or said[0]
+    return [f"the claim reports as shown what the source only hedges ({first!r})"] if first else []
 
 
 def stated_hedges(claim: str, evidence: str) -> list[str]:
@@ -173,6 +198,8 @@ def stated_hedges(claim: str, evidence: str) -> list[str]:
     if found := _stated_hedges(claim, evidence):
         return found
     if (m := _REPORTED.match(claim)) and (found := _stated_hedges(claim[m.end() :], evidence)):
+        return found
+    if m and (found := _tentative_reports(m.group(1).casefold(), claim[m.end() :], evidence)):
         return found
     parts = clause_parts(claim)
     c_toks = tokens(_months_named(claim))

@@ -1157,13 +1157,17 @@ def _value_before_change(source: str, found: NumberMention) -> str | None:
 def _value_held_before(source: str, found: NumberMention) -> str | None:
     """The source's words when `found` held until a time or in the past, before another value of the same
     measure now ("ran every 20 minutes until May; it now runs every 30 minutes", "used to cost $45 and now
-    costs $52"), else None. Not "20% off until Sunday, and the store is now open 7 days a week": the
-    value now is of another measure."""
+    costs $52", "is now $52, up from $45"), else None. Not "20% off until Sunday, and the store is now open 7
+    days a week": the value now is of another measure."""
     now = _NOW_AFTER.match(source, found.end)
     if now is None or not (_UNTIL.match(source, found.end)
                            or _FORMERLY.search(source, max(0, found.start - 50), found.start)):  # fmt: skip
-        return None
-    after_now = source[now.start(1) : now.end() + 30]
+        # the value now first: "The fee is now $52, up from $45" / "formerly $45"
+        now = _NOW_BEFORE.search(source, max(0, found.start - 90), found.start)
+        if now is None:
+            return None
+    end = found.start if now.end() <= found.start else now.end() + 30  # the value now, not `found` itself
+    after_now = source[now.start(1) : end]
     later = [m for m in extract_numbers(after_now) if m.kind == found.kind]
     if not later or _measure_of(after_now, later[0]) != _measure_of(source, found):
         return None
@@ -1186,9 +1190,12 @@ _NOW_AFTER = re.compile(r"[^.!?]{0,90}?\b(now|currently|today|these\s+days|since
                         r"[^.!?]{0,40}?\d", re.IGNORECASE)
 _UNTIL = re.compile(r"[^.;!?\d]{0,40}?\b(?:until|till|up\s+until|before|last\s+(?:year|month|week))\b",
                     re.IGNORECASE)
-_FORMERLY = re.compile(r"\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|"
-                       r"per|every|each|in|or|more|again|daily|weekly|monthly|yearly|annually)\b))\b[^.;!?\d]*$",
-                       re.IGNORECASE)
+_FORMERLY = re.compile(r"(?:\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|"
+                       r"per|every|each|in|or|more|again|daily|weekly|monthly|yearly|annually)\b))|"
+                       r"\b(?:before|in|until)\s+(?:1[89]|20)\d\d)\b[^.;!?\d]*$", re.IGNORECASE)
+# "now $52, up from $45", "currently 30, formerly 20": a value after the value now
+_NOW_BEFORE = re.compile(r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?\b(?:up\s+from|down\s+"
+                         r"from|formerly|previously|compared\s+with)\s+[^\w\s]?$", re.IGNORECASE)
 # A claim in the past ("The bus ran every 20 minutes in April", "The factory employed 500 people") may state
 # the value that held then.
 _PAST_CLAIM = re.compile(

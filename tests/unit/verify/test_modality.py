@@ -89,6 +89,10 @@ from citebound.verify.checks.modality import stated_hedges  # noqa: E402
          "The authors suggest that coffee could reduce the risk of stroke."),
         # "will" where the source says "could"
         ("The new line will open in 2027.", "The new line could open in 2027 if funding is approved."),
+        ("The plant will close in May.", "The plant would close in May under the proposal."),
+        # "shows" where the source only "suggests" or "indicates"
+        ("The study shows that coffee reduces stroke risk.", "The study suggests that coffee reduces stroke risk."),
+        ("Tests confirmed that the water is safe to drink.", "Tests indicate that the water is safe to drink."),
     ],
 )
 def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
@@ -123,6 +127,12 @@ def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
         # "could" of the past is ability, and "will" against a plain future is no hedge
         ("In 1900 only the rich could afford cars.", "In 1900 only the rich could afford cars."),
         ("The new line will open in 2027.", "The new line will open in 2027, the city said."),
+        # a "could" of another thing, or of the same verb the clause also states plainly
+        ("The new ferry will carry 400 cars.",
+         "The old ferry could carry only 200 cars, but the new ferry, due in May, will carry 400 cars."),
+        ("The bridge will reopen on Monday.", "The bridge will reopen on Monday, but it could reopen sooner."),
+        # a clause that shows it, whatever else it suggests
+        ("Data show that sales rose.", "Data show sales rose, which suggests demand is strong."),
     ],
 )
 def test_what_is_not_a_hedge_stated_as_fact(claim, source):

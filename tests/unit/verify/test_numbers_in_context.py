@@ -545,6 +545,16 @@ def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
         ("The bus ran every 20 minutes until May.",
          "The bus ran every 20 minutes until May; it now runs every 30 minutes.", True),
         ("The fee used to be $45.", "The fee used to be $45 and now costs $52.", True),
+        ("The fee is $45.", "The fee is now $52, up from $45.", False),
+        ("The fee is $45.", "The fee is now $52, formerly $45.", False),
+        ("The fee is $45 a month.", "Before 2020 the fee was $45 a month; it is now $52.", False),
+        ("The fee is $52.", "The fee is now $52, formerly $45.", True),
+        ("The shop opens at 9 am.", "The shop is now open 7 days a week, from 9 am.", True),
+        # a claim in the past may state the value that held then
+        ("The factory employed 500 people in 1990.",
+         "The factory, which once employed 500 people in 1990, today has 120 workers.", True),
+        ("Shoppers get 20% off all shoes.",
+         "Shoppers get 20% off all shoes until Sunday, and the store is now open 7 days a week.", True),
         # "once a week" is how often, not "formerly"
         ("The gym is open once a week on Sundays for 3 hours.",
          "The gym is open once a week, on Sundays, for 3 hours; it currently has 40 members.", True),
