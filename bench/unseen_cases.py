@@ -28,7 +28,9 @@ the session's changes). cases12.jsonl (60; written like the eleventh, spent for 
 written the same way at the start of the fifteenth session, 2026-12-02, assistant-style answer sentences; spent
 for nine kinds), cases14.jsonl (60; written the same way after those rules, spent for six kinds), cases15.jsonl
 (60; half answer sentences, half one-line claims, written after set 14's rules; kept blind: aggregate
-figures only). docs/benchmarks.md "Exact int8 sums on every CPU, and three more blind sets".
+figures only). docs/benchmarks.md "Exact int8 sums on every CPU, and three more blind sets". cases16.jsonl
+(60; written 2026-12-03 in the seventeenth session by a helper that read no file of the repository, after
+that session's first rules; first measured at c37e776: deterministic 0.517, full 0.650).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
