@@ -6,6 +6,8 @@ cheaper than even the C stemmer. `content_stems` is what the lexical check compa
 
 from __future__ import annotations
 
+import re
+
 import Stemmer
 
 from citebound.text.tokenize import tokens
@@ -57,6 +59,30 @@ IRREGULAR_BASE = {"built": "build", "bought": "buy", "made": "make", "sold": "se
                   "broke": "break", "spoken": "speak", "spoke": "speak", "forgotten": "forget", "forgot": "forget",
                   "frozen": "freeze", "froze": "freeze", "hidden": "hide", "hid": "hide", "ridden": "ride",
                   "rode": "ride", "sung": "sing", "sang": "sing", "swum": "swim", "swam": "swim"}  # fmt: skip
+
+
+# Simple past forms that do not end in -ed, for `states_past` (participles of a present passive, "are given",
+# are left out)
+_SIMPLE_PAST = frozenset("""was were had did ran began became came went took made won lost sold bought grew fell rose
+left met wrote built held saw said told drew caught brought thought fought sought taught felt found gave got heard
+hit kept knew led let put read set shot spoke stood struck threw understood woke wore chose broke drove flew forgot
+hid rode rang sang sank swam tore beat bit blew dealt dug fed fled hung lay lit meant paid quit sent slept spent
+split spread stole stuck swore swept swung froze ate""".split())
+_PRESENT_PASSIVE = re.compile(r"\b(?:is|are|be|been|being|gets?)\s+(?:[^\W\d_]+ly\s+)?[^\W\d_]+ed\b", re.IGNORECASE)
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def states_past(text: str) -> bool:
+    """Whether a text tells of the past: "was", an irregular past ("ran", "drew") or a word in -ed that is
+    no present passive ("The factory employed 500", not "Refunds are issued")."""
+    words = [w.casefold() for w in _WORDS.findall(_PRESENT_PASSIVE.sub(" ", text))]
+    return any(w in _SIMPLE_PAST or (len(w) > 3 and w.endswith("ed") and w not in _NOT_PAST) for w in words)
+
+
+_NOT_PAST = frozenset({"need", "speed", "feed", "seed", "breed", "proceed", "exceed", "succeed", "bed",
+                       "red", "shed", "hundred", "based", "used", "aged", "detailed", "limited", "advanced",
+                       "skilled", "qualified", "required", "allowed", "permitted", "prohibited", "included",
+                       "restricted", "reserved", "unlimited", "dedicated", "united", "named", "called"})
 
 
 def verb_stem(word: str) -> str:

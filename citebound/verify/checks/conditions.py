@@ -12,6 +12,10 @@ evidence window (`find_span`: case, spacing and punctuation aside) and reads the
   "for children under 12"); or, past a short phrase of the statement's own (up to four words: "can borrow
   laptops for one week if they leave a deposit"), one of the connectives that open a clause ("if",
   "unless", "provided", "as long as", "on condition that"; not "even if", "as if", "check if");
+- right after a claim in the present, "when" with a participle or a subject ("ride free on buses when
+  accompanied by an adult", "get a 10% discount when they show a valid card"); after a past or a future
+  event "when" dates it ("The museum closed when it ran out of money", "will not be weakened when they
+  play Chelsea");
 - right after it, no comma between, a participle that narrows the claim's last noun to those past a limit
   ("a 20 percent discount on tickets | bought at least a week in advance", "for applications | submitted
   before 1 March");
@@ -35,7 +39,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.sentences import sentence_spans
-from citebound.text.stem import alpha_content_stems
+from citebound.text.stem import alpha_content_stems, states_past
 from citebound.text.tokenize import tokens
 from citebound.verify.spans import find_span, rest_of_sentence
 
@@ -70,6 +74,13 @@ _GAPPED = re.compile(
     r"if(?!\s+(?:needed|necessary|possible|any|required)\b))\b",
     re.IGNORECASE,
 )
+# "when" that sets a condition on a statement in the present ("ride free | when accompanied by an adult", "get a
+# discount | when they show a valid card"); after a past or a future event it dates ("closed | when it ran out of
+# money", "will not be weakened | when they play Chelsea")
+_WHEN = re.compile(r"\s*,?\s*(?:only\s+)?when(?:ever)?\s+(?:accompanied|[^\W\d_]+ed\s+by|bought|paid|shown|"
+                   r"(?:you|they|he|she|it|we|the|a|an|customers|members|guests|passengers|users|students|staff)\s+)",
+                   re.IGNORECASE)
+_FUTURE = re.compile(r"\b(?:will|won't|would|shall|going\s+to)\b", re.IGNORECASE)
 # a sentence that opens with a conditional clause, then a comma, then the claim
 _BEFORE = re.compile(
     r"(?:^|[.!?;:]\s+)(?:only\s+if|only\s+when|if|unless|provided(?:\s+that)?|as\s+long\s+as|"
@@ -89,7 +100,8 @@ def dropped_conditions(claim: str, window: str) -> list[str]:
         return []
     start, end = span
     after = window[end:]
-    if _AFTER.match(after) or _GAPPED.match(after) or _NARROWED.match(after):
+    if _AFTER.match(after) or _GAPPED.match(after) or _NARROWED.match(after) or (
+            _WHEN.match(after) and not states_past(text) and not _FUTURE.search(text)):  # fmt: skip
         condition = rest_of_sentence(after)
         return [f"the source goes on {condition[:80]!r}, a condition the claim leaves out"]
     before = _BEFORE.search(window[:start])

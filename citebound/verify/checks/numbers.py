@@ -72,7 +72,7 @@ from citebound.text.numbers import (
     unit_of,
 )
 from citebound.text.sentences import sentence_spans
-from citebound.text.stem import STOP_WORDS, stem
+from citebound.text.stem import STOP_WORDS, stem, states_past
 from citebound.text.tokenize import is_contracted_negation, tokens
 
 APPROX_TOLERANCE = Fraction(1, 10)
@@ -803,7 +803,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
                 failures.append((0, f"{describe(mention)} only as {said!r}, and another number for {named!r}"))
                 continue
             changed = _value_before_change(source, found) or (
-                None if _PAST_CLAIM.search(claim) else _value_held_before(source, found))
+                None if states_past(claim) or _PAST_MARK.search(claim) else _value_held_before(source, found))
             if changed and not _SPEAKS_OF_CHANGE.search(claim):
                 # "The fee is $45" is not stated by "raised its fee from $45 to $52": the value it had before
                 failures.append((0, f"{describe(mention)} only as the value before a change ({_quote(changed, 70)!r})"))
@@ -1198,9 +1198,7 @@ _NOW_BEFORE = re.compile(r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\
                          r"from|formerly|previously|compared\s+with)\s+[^\w\s]?$", re.IGNORECASE)
 # A claim in the past ("The bus ran every 20 minutes in April", "The factory employed 500 people") may state
 # the value that held then.
-_PAST_CLAIM = re.compile(
-    r"\b(?:was|were|had|did|ran|began|grew|fell|rose|took|made|paid|got|gave|went|came|held|kept|left|led|met|"
-    r"sold|spent|stood|told|won|wrote|built|bought|brought|ago|last|once|[a-z]{2,}ed)\b|\bin\s+\d{4}\b", re.IGNORECASE)
+_PAST_MARK = re.compile(r"\b(?:ago|last|once)\b|\bin\s+\d{4}\b", re.IGNORECASE)
 
 
 _AS_ONE = re.compile(r"\b(?:a\s+single|an?|per|each|every)\s+([^\W\d_]+)", re.IGNORECASE)

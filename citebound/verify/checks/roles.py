@@ -262,6 +262,7 @@ _BE = frozenset({"was", "were", "is", "are", "been", "be"})
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+_POSSESSIVES = frozenset({"its", "their", "his", "her", "our"})
 _NOUN_WORDS = 3  # words of a "the NOUN" participant at most ("the small startup")
 
 
@@ -309,7 +310,7 @@ def _party_after(clause: list[str], i: int) -> list[str]:
     for k in (i + 1, i + 2):  # "defeated top seed Roza Malik": a title of one or two words before the name
         if k < len(clause) and all(_is_noun_word(t) for t in clause[i:k]) and _is_name(clause[k]):
             return _names_after(clause, k)
-    if i < len(clause) and clause[i] in _ARTICLES:
+    if i < len(clause) and (clause[i] in _ARTICLES or clause[i] in _POSSESSIVES):  # "its smaller rival Acme"
         j = i + 1
         while j < len(clause) and j - i <= _NOUN_WORDS and _is_noun_word(clause[j]):
             j += 1
@@ -430,6 +431,7 @@ def swapped_roles(claim: str, evidence: str, source: str | None = None) -> list[
     out); empty when there is none or the rule cannot read it."""
     if source is not None and source != evidence and not swapped_roles(claim, source):
         return []
+    claim, evidence = _SUFFIX_DOT.sub(r"\1", claim), _SUFFIX_DOT.sub(r"\1", evidence)
     rewritten = _one_deed_words(evidence)
     claimed, stated = _read_both(_one_deed_words(claim), rewritten, _canonical_deeds)
     if not claimed:
@@ -461,6 +463,8 @@ def swapped_roles(claim: str, evidence: str, source: str | None = None) -> list[
 
 
 _PARTY_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them", "it"})
+# a company's "Co." / "Ltd." inside a sentence is no sentence end ("Northwind Ltd. bought Acme Corp. in 2019")
+_SUFFIX_DOT = re.compile(r"\b(Co|Corp|Ltd|Inc|Bros|Plc|Cos)\.(?=\s+[a-z\d$€£]|\s*[,;:])")
 
 
 def _perfect(text: str, written: str | None, verb: str | None = None) -> bool:

@@ -49,10 +49,11 @@ _BEFORE = frozenset({"some", "most", "certain", "selected", "eligible", "qualify
 _SMALL = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|"
           "eighty|ninety|hundred|thousand")
 _PART = (r"(?:\d[\d,.]*\s*(?:%|percent|per\s+cent)?|" + _SMALL + r"|half|thirds?|quarters?|fifths?|tenths?|some|most|"
-         r"many|few|several|none|majority|minority|percent|per\s+cent)")
+         r"many|few|several|handful|none|majority|minority|percent|per\s+cent)")
 _PARTITIVE = re.compile(r"\b(" + _PART + r")\s+(?:of|in|out\s+of)\s+(?:the\s+|its\s+|their\s+|our\s+|these\s+|"
                         r"those\s+)?((?:\d[\d,]*|" + _SMALL + r")\s+)?$", re.IGNORECASE)
-_MINORITY = frozenset({"few", "minority", "none", "some"})
+# parts that do not say "most" ("several members" is no majority of them)
+_MINORITY = frozenset({"few", "minority", "none", "some", "several", "handful"})
 _JOINED = re.compile(r"\s+(?:and|or|as\s+well\s+as)\s+(?:the\s+|a\s+|an\s+)?([^\W\d_]+)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
@@ -207,7 +208,7 @@ def _share(evidence: str, noun: str) -> tuple[float, str] | None:
     for start, _ in _mentions(evidence, noun):
         head = evidence[max(0, start - 40) : start]
         before = tokens(head)
-        if before and before[-1] in ("few", "minority"):
+        if before and before[-1] in _MINORITY - {"none"}:  # "few members", "several members"
             return 0.0, before[-1]
         m = _PARTITIVE.search(head)
         if m is None:

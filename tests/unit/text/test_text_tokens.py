@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from citebound.text.stem import STOP_WORDS, content_stems, stem
+import pytest
+
+from citebound.text.stem import STOP_WORDS, content_stems, states_past, stem
 from citebound.text.tokenize import (
     is_contracted_negation,
     strip_citation_markers,
@@ -44,3 +46,13 @@ def test_content_stems_drop_stop_words_and_bare_numbers():
 
 def test_citation_markers_are_stripped():
     assert tokens(strip_citation_markers("Paid in 30 days [1][S2, S3].")) == ["paid", "in", "30", "days"]
+
+
+@pytest.mark.parametrize(
+    "text, past",
+    [("The factory employed 500 people.", True), ("The driver drew criticism.", True), ("Ms Lee was a nurse.", True),
+     ("Refunds are issued within 5 days.", False), ("The bus runs every 20 minutes.", False),
+     ("Dogs are allowed on the terrace.", False), ("The fee is $45 and a permit is required.", False)],
+)  # fmt: skip
+def test_a_text_in_the_past_is_told_from_one_in_the_present(text, past):
+    assert states_past(text) is past

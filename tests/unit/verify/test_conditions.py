@@ -17,6 +17,10 @@ from citebound.verify.checks.conditions import dropped_conditions, waived_condit
         ("Members get free parking.", "Members get free parking only on weekends. Guests pay.", "only on weekends"),
         ("Employees can work from home.", "Provided their manager agrees, employees can work from home.", "Provided their manager agrees"),
         ("Pets are welcome.", "The rules are short. If they are leashed, pets are welcome.", "If they are leashed"),
+        # "when" after a statement in the present sets a condition
+        ("Dogs ride free on buses.", "Dogs ride free on buses when accompanied by an adult.", "when accompanied"),
+        ("Students get a 10% discount.", "Students get a 10% discount when they show a valid card.", "when they show"),
+        ("Refunds are issued.", "Refunds are issued when the item is returned unused.", "when the item"),
     ],
 )  # fmt: skip
 def test_a_condition_the_claim_leaves_out_is_named(claim, source, condition):
@@ -35,6 +39,10 @@ def test_a_condition_the_claim_leaves_out_is_named(claim, source, condition):
         ("Tickets can be refunded.", "Tickets are refundable only if the event is cancelled."),  # not word for word: other stages
         ("Open.", "Open only on Sundays."),  # one word: too little to call a copy
         ("When it rains, the market moves indoors.", "When it rains, the market moves indoors."),
+        # "when" after a past or a future event dates it
+        ("The museum closed.", "The museum closed when it ran out of money in 1998."),
+        ("The driver drew criticism.", "The driver drew criticism when he sprayed the crowd."),
+        ("United will not be weakened by injuries.", "United will not be weakened by injuries when they play Chelsea."),
     ],
 )  # fmt: skip
 def test_what_is_no_condition_or_no_copy_is_left_alone(claim, source):

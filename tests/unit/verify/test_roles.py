@@ -218,3 +218,17 @@ def test_a_name_given_to_an_office_the_source_names_no_one_for_is_invented(claim
 )  # fmt: skip
 def test_a_name_the_source_gives_or_a_word_that_is_no_name_is_no_invention(claim, source):
     assert invented_names(claim, source) == []
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        # a company's "Ltd." or "Co." is no sentence end, and "its smaller rival NAME" is NAME
+        ("Northwind Ltd. bought Acme Corp. in 2019.", "Acme Corp. bought Northwind Ltd. in 2019."),
+        ("Harvest Co. acquired Greenfield Foods.", "Greenfield Foods acquired Harvest Co. last spring."),
+        ("Northwind Ltd. bought Acme Corp. in 2019.", "Acme Corp. bought its smaller rival Northwind Ltd. in 2019."),
+    ],
+)  # fmt: skip
+def test_a_deed_turned_round_between_companies_is_named(claim, source):
+    assert swapped_roles(claim, source)
+    assert swapped_roles("Acme Corp. bought its rival Northwind.", source) == []

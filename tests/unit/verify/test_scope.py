@@ -28,6 +28,10 @@ from citebound.verify.checks.scope import scope_conflicts
         # a condition after a comma: raised AttributeError (the exception group is empty), 2026-12-02
         ("All tenants may keep a cat.", "All tenants may keep a cat, as long as the landlord agrees in writing."),
         ("All employees get a bonus.", "All employees get a bonus, except interns."),
+        # "most" of what the source says "several" or "some" of
+        ("Most members voted for the new rules.", "Several members voted for the new rules at the meeting."),
+        ("Most staff work from home.", "Some staff work from home."),
+        ("Most residents support the plan.", "A handful of residents support the plan."),
     ],
 )
 def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
@@ -58,6 +62,9 @@ def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
         ("Every student studies mathematics.", "All students study mathematics but not Latin."),
         ("Every member must follow the code of conduct.",
          "All members must follow the code of conduct and are subject to an annual review."),
+        # "several" of others beside "most" of the claim's
+        ("Most patients recovered within a week.",
+         "Several patients had side effects, but most patients recovered within a week."),
     ],
 )
 def test_no_conflict_where_the_scope_agrees_or_the_claim_says_something_else(claim, source):
