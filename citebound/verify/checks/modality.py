@@ -289,7 +289,9 @@ _DENIED_PERMISSION = re.compile(
 )
 # a claim that restates the ban ("Drivers can be banned"), and the words that narrow who or when: the clause
 # must state those too ("Guests over 16 may" is not denied by "does not permit guests under 16")
-_PASSIVE_PERMISSION = re.compile(r"\b(?:may|can|could)\s+be\s+[^\W\d_]+(?:ed|en)\b", re.IGNORECASE)
+# "can be banned" restates a ban; "may be taken onto trams" is a permission to take, bring or use a thing
+_PASSIVE_PERMISSION = re.compile(r"\b(?:may|can|could)\s+be\s+(?!(?:taken|brought|carried|used)\b)[^\W\d_]+(?:ed|en)\b",
+                                 re.IGNORECASE)
 _NARROWING = frozenset({"over", "under", "above", "below", "with", "without", "before", "after", "during", "until",
                         "from"})
 _BANNING = frozenset({"ban", "bans", "bar", "bars", "prohibit", "prohibits", "forbid", "forbids"})  # "may ban members"
@@ -297,7 +299,9 @@ _BUT = re.compile(r"\s+but\s+", re.IGNORECASE)
 _EXCEPTED = re.compile(rf"\b(?:{EXCEPTION_WORDS}|unless|only)\b", re.IGNORECASE)
 _PERMISSIONS = frozenset({"may", "can", "allowed", "permitted"})
 _PERMISSION_WORDS = frozenset({"permit", "permits", "permitted", "allow", "allows", "allowed", "prohibit", "prohibits",
-                               "prohibited", "forbid", "forbids", "forbidden", "banned", "barred", "use", "uses"})
+                               "prohibited", "forbid", "forbids", "forbidden", "banned", "barred", "use", "uses",
+                               # what is permitted with a thing: "take bikes onto trams" is "bring bikes onto trams"
+                               "used", "take", "taken", "bring", "brought", "carry", "carried"})
 
 
 def denied_permissions(claim: str, evidence: str) -> list[str]:

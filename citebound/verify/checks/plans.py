@@ -16,7 +16,8 @@ conflict when
   ("will", "may", "could", ...);
 - every content word of the claim is in the window (the claim's "now", "currently", "already",
   "today" aside: they say it is a fact now, the point of the conflict; a claim of eight content words or
-  more, an answer's sentence, may hold one the window lacks: "topped" for "exceed");
+  more, an answer's sentence, may hold one the window lacks: "topped" for "exceed"; so may a claim with
+  "now": "now flies direct to Lima" against "plans to launch direct flights to Lima");
 - a content word of the claim is stated only in such parts ("Android"), and no other part states all of
   the claim's words.
 
@@ -79,9 +80,12 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
         return []
     claimed = _stems(claim)
     clauses = [(m.group(0), _stems(m.group(0)), bool(_PLAN.search(m.group(0)))) for m in _CLAUSES.finditer(evidence)]
-    # a long claim (an answer's sentence) may put one word of its own ("topped" for "exceed"): it is set aside
+    # a long claim (an answer's sentence) may put one word of its own ("topped" for "exceed"): it is set aside;
+    # so may one that says it is so "now", its verb being the source's plan in other words ("now flies direct
+    # to Lima" against "plans to launch direct flights to Lima")
     unstated = claimed - set().union(*(words for _, words, _ in clauses))
-    if not claimed or len(unstated) > (1 if len(claimed) >= _LONG_CLAIM else 0):
+    allowed = 1 if len(claimed) >= _LONG_CLAIM or _NOW.intersection(c_toks) else 0
+    if not claimed or len(unstated) > allowed or (unstated and len(claimed) - len(unstated) < 2):
         return []
     claimed -= unstated
     if any(claimed <= words for _, words, planned in clauses if not planned):

@@ -194,11 +194,14 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
 
 
 def _places(clause: list[str], j: int) -> list[str]:
-    """Every name from position j on until the clause goes on to another verb ("in Munich, in southern
-    Germany" names both; "in Munich and moved to Berlin" only Munich)."""
+    """Every name from position j on until the clause goes on to another verb or event ("in Munich, in
+    southern Germany" names both; "in Munich and moved to Berlin", "in Prague, after last year's meeting in
+    Vienna" only the first)."""
     names = []
     for k in range(j, len(clause)):
         tok = clause[k]
+        if tok.casefold() in _OTHER_EVENT:
+            break
         if tok.casefold() in ("and", "but", "then", ",") and k + 1 < len(clause) and _is_verb(clause[k + 1]) \
                 and clause[k + 1] not in _PLACE_PREPS:  # fmt: skip
             break
@@ -208,6 +211,8 @@ def _places(clause: list[str], j: int) -> list[str]:
 
 
 _PRONOUNS = frozenset({"he", "she", "they", "it", "we", "i", "who", "which", "that"})
+_OTHER_EVENT = frozenset({"after", "before", "following", "unlike", "replacing", "instead", "than", "while",
+                          "whereas"})
 
 
 def _pronoun_does(clause: list[str], verb: str) -> bool:

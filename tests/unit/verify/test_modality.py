@@ -210,6 +210,13 @@ from citebound.verify.checks.modality import denied_permissions  # noqa: E402
         ("The club may ban members who break the rules.", "Members who break the rules are banned by the club.", True),
         ("Barred owls can live for 20 years in the wild.", "Barred owls can live up to 20 years in the wild.", True),
         ("Staff can access the server room with a badge.", "Staff are not allowed in the server room without a badge.", True),
+        # a thing "may be taken" where the source does not permit bringing it (blind set 16's kind: full 0.87)
+        ("Bikes may be taken onto trams during rush hour.",
+         "Passengers are not permitted to bring bikes onto trams during rush hour.", False),
+        ("Bikes can be carried on the ferry.", "Passengers may not bring bikes onto trams. Bikes can be carried on the ferry.",
+         True),
+        ("Bikes may be taken onto trams outside rush hour.",
+         "Bikes are not permitted on trams during rush hour but may be taken on at other times.", True),
     ],
 )  # fmt: skip
 def test_a_permission_the_source_denies_is_named(claim, source, ok):

@@ -23,6 +23,11 @@ from citebound.verify.checks.plans import plan_conflicts
         ("The company's full-year sales topped $2 billion for the first time, driven by strong demand in its medical "
          "devices division.", "The company expects full-year sales to exceed $2 billion for the first time, driven by "
          "strong demand in its medical devices division.", "'sales'"),
+        # "now" with the verb of the source's plan in other words (blind set 16's kind: full 0.85)
+        ("The airline now flies direct to Lima.", "The airline plans to launch direct flights to Lima from June.",
+         "'lima'"),
+        ("The gym now operates a 24-hour service.", "The gym intends to introduce a 24-hour service next year.",
+         "'service'"),
     ],
 )  # fmt: skip
 def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
@@ -51,6 +56,9 @@ def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
         ("The app does not support Android.", "The app supports iOS; Android support is planned."),  # negated
         ("The company expects sales to exceed $2 billion.", "The company expects full-year sales to exceed $2 billion."),
         ("The app supports Android tablets.", "The app supports iOS; Android support is planned."),  # a word of its own, short
+        ("The council now collects food waste weekly.",
+         "The council collects food waste weekly and plans to collect garden waste from May."),
+        ("The museum now opens on Sundays.", "The museum now opens on Sundays and plans to open on Mondays next year."),
     ],
 )  # fmt: skip
 def test_facts_restated_and_plans_restated_are_no_conflict(claim, source):
