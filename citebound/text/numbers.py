@@ -640,6 +640,7 @@ def written_as_in(claim: str, text: str) -> str:
     after the numbers check has compared the values. A model trained on running text reads "twenty-five
     days" and "25 days" as different (P 0.04 against 0.98 for the same claim), and the difference is the
     numbers check's business, not the model's."""
+    text = _shares_as_in(claim, text)
     said = [(m, _unit_read(claim, m)) for m in extract_numbers(claim, ambiguous_words=False)
             if m.kind != "year" and (_plain(m.text) or m.kind in ("measure", "time"))]  # fmt: skip
     if not said:
@@ -671,6 +672,39 @@ def written_as_in(claim: str, text: str) -> str:
 
 
 _UNIT_WORD = re.compile(r"\s?([^\W\d_]+|%)")
+_SHARE_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}
+# a share in words: "a quarter", "three quarters", "two thirds", "half" (not "halves": a count of parts)
+_SHARE_PHRASE = re.compile(r"\b(?:(a|an|one|two|three|four|five|seven|nine)\s+(half|thirds?|quarters?|fifths?|"
+                           r"tenths?)|(half))\b", re.IGNORECASE)
+
+
+def _shares(text: str) -> list[tuple[int, int, Fraction]]:
+    """(start, end, share) of each share a text writes in words."""
+    out = []
+    for m in _SHARE_PHRASE.finditer(text):
+        n, word = (1, "half") if m.group(3) else (_SHARE_WORDS[m.group(1).casefold()], m.group(2).casefold())
+        out.append((m.start(), m.end(), Fraction(n, FRACTION_WORDS[word])))
+    return out
+
+
+def _shares_as_in(claim: str, text: str) -> str:
+    """`text` with a share written as the claim writes it, in words or as a percent ("a quarter off" for a
+    claim's "25% discount" -> "25% off"; "75 percent" for a claim's "three quarters"): the model read the
+    two ways as different (P 0.04). Only equal shares are rewritten: "a third" is no "33%"."""
+    c_percents = [(m.text, Fraction(m.value) / 100) for m in extract_numbers(claim) if m.kind == "percent"
+                  and isinstance(m.value, (int, Fraction))]  # fmt: skip
+    c_words = [(claim[a:b], f) for a, b, f in _shares(claim)]
+    if not c_percents and not c_words:
+        return text
+    spans = [(a, b, next((t for t, f in c_percents if f == share), None)) for a, b, share in _shares(text)]
+    spans += [(m.start, m.end, next((t for t, f in c_words if f == Fraction(m.value) / 100), None))
+              for m in extract_numbers(text) if m.kind == "percent" and isinstance(m.value, (int, Fraction))]
+    out, last = [], 0
+    for a, b, written in sorted(s for s in spans if s[2] is not None):
+        if a >= last:
+            out += [text[last:a], written]
+            last = b
+    return "".join(out) + text[last:]
 
 
 def _unit_read(text: str, m: NumberMention) -> tuple[str, int, int] | None:

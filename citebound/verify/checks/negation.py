@@ -359,8 +359,9 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     _no_noun_aux_verb(claim, c_neg, c_plain, e_neg)
     _no_noun_aux_verb(evidence, e_neg, e_plain, c_neg)
     out = []
+    freed = _free_of(claim)
     for word, phrase in e_neg.items():
-        if word in c_plain and word not in c_neg and word not in e_plain:
+        if word in c_plain and word not in c_neg and word not in e_plain and word not in freed:
             out.append(f"the source says {phrase} and the claim does not ({c_plain[word]!r})")
     denied = _denied_clause_words(evidence) if c_neg else set()
     for word, phrase in c_neg.items():
@@ -375,6 +376,18 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
         # doesn't cover water damage."): the sentence that holds most of the claim's words decides
         out = [o + " (in the sentence about the claim)" for o in polarity_conflicts(claim, focus)]
     return list(dict.fromkeys(out))  # a compound and its parts read alike
+
+
+# "free of added sugar", "sugar-free": what the claim says a thing has none of, restating the source's "no"
+_FREE_OF = re.compile(r"\bfree\s+(?:of|from)\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)|\b([^\W\d_]+)-free\b", re.IGNORECASE)
+
+
+def _free_of(claim: str) -> set[str]:
+    """The stems of what the claim says a thing is free of ("free of added sugar": add, sugar)."""
+    out: set[str] = set()
+    for m in _FREE_OF.finditer(claim):
+        out |= {verb_stem(t) for t in tokens(m.group(1) or m.group(2)) if t not in STOP_WORDS}
+    return out
 
 
 # Words that deny what their clause names without a negation cue: "Garden waste collections are suspended",

@@ -963,9 +963,12 @@ def _count(word: str) -> Fraction | None:
 
 
 def _claim_share(claim: str, mention: NumberMention) -> Fraction | None:
-    """The share a claim number states: "25 percent" -> 1/4, either number of "one in four" -> 1/4."""
+    """The share a claim number states: "25 percent" -> 1/4, either number of "one in four" -> 1/4, "three
+    quarters" -> 3/4."""
     if mention.kind == "percent":
         return Fraction(_as_number(mention.value)) / 100
+    if (m := _WORD_SHARE.match(claim, mention.start)) and (n := _count(m.group(1))):
+        return n / FRACTION_WORDS[m.group(2).casefold()]
     if (m := _IN_BEFORE.search(claim, max(0, mention.start - 30), mention.start)) and (n := _count(m.group(1))):
         return n / Fraction(_as_number(mention.value)) if mention.value else None
     if (m := _IN_AFTER.match(claim, mention.end)) and (d := _count(m.group(1))):
@@ -1055,6 +1058,10 @@ def _words_before(text: str, start: int, n: int) -> tuple[str, ...]:
 _DURATIONS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 # "for 24 months", "a 24-month warranty", "a warranty of 24 months": a duration said without the claim's verb
 _DURATION_PREPOSITIONS = frozenset({("for",), ("over",), ("within",), ("of",), ("a",), ("an",)})
+# verbs that say how long a thing is ("lasts", "takes", "runs")
+_DURATION_VERBS = frozenset(stem(w) for w in ("last", "lasts", "lasted", "take", "takes", "took", "run", "runs", "ran"))
+# a preposition right before both numbers ties them to the same change or limit ("cut to", "shortened to")
+_LINKING = frozenset({("to",), ("by",), ("from",)})
 
 
 def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],
@@ -1073,9 +1080,14 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
     # "for" / "over" / "within" in the source it needs no verb of the claim's
     duration = bool(wanted.units & _DURATIONS)
     found = set()
+    preposition = _words_before(claim, mention.start, 1)
     for k, other in enumerate(mentions):
-        if verb and word_stem(word_before(source, other.start) or "") != word_stem(verb) \
-                and not (duration and _words_before(source, other.start, 1) in _DURATION_PREPOSITIONS):  # fmt: skip
+        said_with = word_before(source, other.start) or ""
+        if verb and word_stem(said_with) != word_stem(verb) \
+                and not (duration and _words_before(source, other.start, 1) in _DURATION_PREPOSITIONS) \
+                and not (duration and {word_stem(verb), word_stem(said_with)} <= _DURATION_VERBS) \
+                and not (preposition in _LINKING and _words_before(source, other.start, 1) == preposition):  # fmt: skip
+            # ("lasts an hour and a half" is "takes 90 minutes"; "cut to 21,000 metres" is "shortened to 21 km")
             continue
         if hedge and _words_before(source, other.start, 2) != hedge:
             continue

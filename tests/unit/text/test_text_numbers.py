@@ -315,3 +315,15 @@ def test_a_unit_and_an_amount_in_another_unit_are_written_as_the_claim_writes_th
 )  # fmt: skip
 def test_a_run_of_number_words_is_one_number_only_where_it_can_be(text, values):
     assert [int(v) for m in extract_numbers(text) for v in m.values] == values
+
+
+def test_a_share_is_written_for_the_model_as_the_claim_writes_it():
+    from citebound.text.numbers import written_as_in
+
+    assert written_as_in("Members get a 25% discount.", "Members get a quarter off.") == "Members get 25% off."
+    assert written_as_in("Admissions fell by three quarters.", "Admissions fell by 75 percent.") == (
+        "Admissions fell by three quarters.")
+    # only an equal share: "a third" is no 33%, and a claim's 20% leaves "a quarter" as it is
+    assert written_as_in("A third of staff work from home.", "33% of staff work from home.") == (
+        "33% of staff work from home.")
+    assert written_as_in("Members get a 20% discount.", "Members get a quarter off.") == "Members get a quarter off."

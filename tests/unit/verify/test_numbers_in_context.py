@@ -175,6 +175,11 @@ def test_a_true_number_on_the_wrong_thing_is_unsupported_and_says_what_it_is_att
         ("Revenue grew 12% in 2023.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 8% in 2022.", "Revenue grew 8% in 2022 and 12% in 2023."),
         ("Revenue grew 12% in 2022.", "In 2022, revenue grew 12% in the first half."),
+        # a duration with another verb of how long, a change "to" an amount in another unit, a share in words
+        # against a percent (2026-12-03, blind set 16: blocked as "does not state 1.5", "21000", "3")
+        ("The ferry crossing lasts an hour and a half.", "The ferry crossing takes 90 minutes."),
+        ("The course was cut to 21,000 metres.", "The course was shortened to 21 kilometres this year."),
+        ("The vaccine cut admissions by three quarters.", "The vaccine reduced admissions by 75 percent."),
     ],
 )  # fmt: skip
 def test_a_number_stated_with_its_unit_or_thing_any_spelling_passes_the_numbers_check(claim, source):
@@ -280,6 +285,8 @@ def test_the_reason_names_the_negation_and_the_word():
         # a clause that denies with a word of its own ("suspended", "closed"; 2026-12-02, a blind set)
         ("There is no garden waste collection that week.", "Garden waste collections are suspended that week."),
         ("There is no Sunday opening.", "It will remain closed on Sundays."),
+        # "free of" restates "no" (blind set 16: blocked as "the source says 'no' before 'added'")
+        ("The product is free of added sugar.", "This product contains no added sugar."),
     ],
 )  # fmt: skip
 def test_agreeing_negations_partial_negations_and_comparisons_are_no_conflict(claim, source):

@@ -123,7 +123,9 @@ where the source "suggests", a value after "now $52, up from" (4 new), on 414: 0
 them): a "when" condition left out ("ride free on buses when accompanied by an adult"), "most" of what the
 source says "several" of, a deed turned round between "Ltd." / "Co." companies (7 new), on 421: 0.884, 0.983; a thing
 "may be taken" the source does not permit to bring, "now" with the verb of a plan in other words, a place of
-another event ("after last year's meeting in Vienna"; 4 new), on 425: 0.885, 0.983.
+another event ("after last year's meeting in Vienna"; 4 new), on 425: 0.885, 0.983; blind set 16's
+faithful refusals, each kind restated (a duration with another verb, a change "to" an amount in another unit,
+"three quarters" / "75 percent", "a quarter off" / "25%", "free of" / "no"; 6 new), on 431: 0.876, 0.984.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -185,6 +187,16 @@ KNOWN_MISSES = {
                                        "source: word overlap below 0.80",
         "num-now-up-from-kept": "no rule blocks it ($52 is the value now), but the claim's one word pair is not in "
                                 "the source: word overlap 0.75",
+        "unit-duration-other-verb-kept": "no rule blocks it (an hour and a half = 90 minutes), but 'lasts', 'hour' and "
+                                         "'half' are not in the source: word overlap 0.31",
+        "unit-change-to-converted-kept": "no rule blocks it (8 km = 8,000 metres), but 'cut', 'metres' and '8,000' are "
+                                         "not in the source: word overlap 0.19",
+        "num-share-three-quarters-kept": "no rule blocks it (three quarters = 75 percent), but 'cut', 'three' and "
+                                         "'quarters' are not in the source: word overlap 0.30",
+        "num-share-quarter-off-kept": "no rule blocks it (a quarter off = 25%), but 'discount' and '25%' are not in "
+                                      "the source: word overlap 0.38",
+        "neg-free-of-kept": "no rule blocks it ('free of' restates 'no'), but 'free' is not in the source: word "
+                            "overlap 0.65",
         "unit-noon-clock-kept": "no rule blocks it (noon is 12:00), but 'noon' is not in the source: word overlap 0.68",
         "num-once-daily": "no rule blocks it ('daily' states once a day), but 'day' is not in 'daily': word overlap 0.69",
         "blind-cmp-restated": _RESTATED.format("cheaper"),
