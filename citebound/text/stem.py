@@ -74,9 +74,16 @@ _WORDS = re.compile(r"[^\W\d_]+")
 
 def states_past(text: str) -> bool:
     """Whether a text tells of the past: "was", an irregular past ("ran", "drew") or a word in -ed that is
-    no present passive ("The factory employed 500", not "Refunds are issued")."""
+    no present passive or a noun's modifier ("The factory employed 500", not "Refunds are issued" or
+    "Registered members park free")."""
     words = [w.casefold() for w in _WORDS.findall(_PRESENT_PASSIVE.sub(" ", text))]
-    return any(w in _SIMPLE_PAST or (len(w) > 3 and w.endswith("ed") and w not in _NOT_PAST) for w in words)
+    # an -ed word first or after a determiner describes a noun ("Registered members", "the qualified staff")
+    return any(w in _SIMPLE_PAST or (len(w) > 3 and w.endswith("ed") and w not in _NOT_PAST and k > 0
+                                     and words[k - 1] not in _DETERMINERS) for k, w in enumerate(words))  # fmt: skip
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "all", "some", "any", "every", "each", "its", "their", "our", "his", "her",
+                          "no", "most", "many", "these", "those", "this", "that"})
 
 
 _NOT_PAST = frozenset({"need", "speed", "feed", "seed", "breed", "proceed", "exceed", "succeed", "bed",

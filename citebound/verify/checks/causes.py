@@ -4,7 +4,7 @@
 falling for years.": every content word of the claim is in the source, so word overlap and the
 entailment model (P = 0.72) support it, but the source never says one led to the other. `invented_causes`:
 the claim joins two statements with a causal connective ("because", "due to", "as a result of", "caused
-by", "led to" ...) and the source states no cause or consequence at all: none of a broad list of causal
+by", "led to" ..., or a purpose: "in order to", "in a bid to", a closing "to reduce costs") and the source states no cause or consequence at all: none of a broad list of causal
 words ("because", "due", "cause", "result", "lead"/"led", "so", "therefore", "since", "after",
 "following", "reason", "blamed", "attributed", "thanks", "response", "prompted", "triggered", ...). The list
 is wide on purpose: a source that says any of them is left to the other checks, so the rule fires only
@@ -28,7 +28,11 @@ from citebound.text.tokenize import is_contracted_negation, tokens
 # "thanks to", "led to" / "leads to", "resulted in", "result of"
 _CLAIMED_CAUSE = re.compile(
     r"\b(?:because(?:\s+of)?|due\s+to|owing\s+to|as\s+a\s+(?:result|consequence)\s+of|caused\s+by|thanks\s+to|"
-    r"(?:led|leads|lead|leading)\s+to|result(?:ed|s)?\s+(?:in|from)|the\s+result\s+of|on\s+account\s+of)\b",
+    r"(?:led|leads|lead|leading)\s+to|result(?:ed|s)?\s+(?:in|from)|the\s+result\s+of|on\s+account\s+of|"
+    # a purpose ("will cut 200 jobs to reduce costs", "in order to", "in a bid to")
+    r"in\s+order\s+to|so\s+as\s+to|in\s+an?\s+(?:bid|effort|attempt)\s+to|with\s+the\s+aim\s+of|"
+    r"to\s+(?=(?:reduce|cut|lower|save|boost|improve|increase|raise|avoid|prevent|protect|attract|offset|ease|"
+    r"tackle|curb|limit)\s+[^\W\d_]+[.!?]?\s*$))\b",
     re.IGNORECASE,
 )
 # any word with which a source may state a cause or a consequence (stems and forms; wide on purpose)
@@ -40,6 +44,9 @@ _CAUSAL_WORDS = frozenset(
     "contributes factor factors effect effects affected impact impacted behind amid explained explains "
     "stemmed stems forced forcing made makes sparked fuelled fueled boosted hit hurt".split()
 )
+# and, for a claim that gives a purpose, the words with which a source may state one
+_PURPOSE_WORDS = frozenset("aim aims aimed aiming goal goals purpose purposes bid effort efforts attempt intended "
+                           "order".split())
 _NEGATIONS = frozenset("not no never".split())
 
 
@@ -54,11 +61,13 @@ def invented_causes(claim: str, source: str) -> list[str]:
     after = tokens(claim[m.end() :])
     if not before or not after:
         return []  # no statement on one side: nothing is joined
-    if any(t in _CAUSAL_WORDS for t in tokens(source)):
+    purpose = not re.match(r"because|due|owing|as|caused|thanks|lead|led|result|the|on", m.group(0), re.IGNORECASE)
+    if any(t in _CAUSAL_WORDS or (purpose and t in _PURPOSE_WORDS) for t in tokens(source)):
         return []
     effect, cause = alpha_content_stems(before), alpha_content_stems(after)
     for start, end in sentence_spans(source) or [(0, len(source))]:
         words = alpha_content_stems(tokens(source[start:end]))
         if effect <= words and words & cause:
             return []  # one sentence names both: a verb may state the cause ("Fog delayed flights")
-    return [f"the claim says {' '.join(m.group(0).split())!r}; the source states no cause"]
+    said = claim[m.start() :].rstrip(" .!?") if m.group(0).strip().casefold() == "to" else m.group(0)  # "to cut costs"
+    return [f"the claim says {' '.join(said.split())!r}; the source states no cause"]

@@ -167,6 +167,9 @@ _PROVING = frozenset("show shows showed shown prove proves proved proven confirm
                      "demonstrates demonstrated establish establishes established".split())
 
 
+_FOUND = frozenset({"found", "finds", "find", "observed", "observes", "showed"})
+
+
 def _tentative_reports(verb: str, finding: str, evidence: str) -> list[str]:
     """The source's tentative verb when the claim reports as shown ("The study shows that coffee reduces
     ...") what every restating clause of the source only suggests ("The study suggests that coffee
@@ -183,8 +186,8 @@ def _tentative_reports(verb: str, finding: str, evidence: str) -> list[str]:
     for clause in restating_clauses(evidence, f_content):
         toks = tokens(clause)
         said = [t for t in toks if t in _TENTATIVE]
-        if not said or any(t in _PROVING for t in toks):
-            return []  # a clause states or shows it
+        if not said or any(t in _PROVING or t in _FOUND for t in toks):
+            return []  # a clause states, shows or found it ("found that ..., which suggests naps may help")
         first = first or said[0]
     return [f"the claim reports as shown what the source only hedges ({first!r})"] if first else []
 
@@ -283,7 +286,8 @@ def _restated_with_a_modal(evidence: str, c_content: set[str]) -> bool:
 # A permission a source denies: "does not permit guests under 16 in the weights area", "is not allowed",
 # "are prohibited from", "banned"
 _DENIED_PERMISSION = re.compile(
-    r"\b(?:(?:not|never|n['’]t)\s+(?:be\s+)?(?:permit(?:s|ted)?|allow(?:s|ed)?)|(?-i:prohibit(?:s|ed)?|forbid(?:s|den)?|"
+    r"\b(?:(?:not|never|n['’]t)\s+(?:be\s+)?(?:permit(?:s|ted)?|allow(?:s|ed)?)|must\s+not\s+be\s+"
+    r"(?:taken|brought|carried|used)|(?-i:prohibit(?:s|ed)?|forbid(?:s|den)?|"
     r"banned|barred))\b",  # lower case: "Barred owls", "the Forbidden City" are names
     re.IGNORECASE,
 )

@@ -1204,7 +1204,8 @@ _UNTIL = re.compile(r"[^.;!?\d]{0,40}?\b(?:until|till|up\s+until|before|last\s+(
                     re.IGNORECASE)
 _FORMERLY = re.compile(r"(?:\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|"
                        r"per|every|each|in|or|more|again|daily|weekly|monthly|yearly|annually)\b))|"
-                       r"\b(?:before|in|until)\s+(?:1[89]|20)\d\d)\b[^.;!?\d]*$", re.IGNORECASE)
+                       r"\b(?:before|until)\s+(?:1[89]|20)\d\d|\bin\s+(?:1[89]|20)\d\d\b[^.;!?\d]*\b(?:was|were|had|cost))"
+                       r"\b[^.;!?\d]*$", re.IGNORECASE)
 # "now $52, up from $45", "currently 30, formerly 20": a value after the value now
 _NOW_BEFORE = re.compile(r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?\b(?:up\s+from|down\s+"
                          r"from|formerly|previously|compared\s+with)\s+[^\w\s]?$", re.IGNORECASE)

@@ -41,6 +41,7 @@ from citebound.verify.checks.negation import CLAUSE_NEGATIONS
 # said of what is to come, as a predicate ("is planned", "plans to"; not "scheduled flights", "upcoming concerts")
 _PLAN = re.compile(
     r"\b(?:(?:is|are|was|were|be|been|being)\s+(?:planned|scheduled|proposed|expected)|plans?\s+to|planning\s+to|"
+    r"(?:intends?|intending|aims?|aiming)\s+to|"
     # "expects full-year sales to exceed", "forecasts revenue to rise": what someone expects of a thing
     r"(?:expects?|forecasts?|predicts?|projects?|anticipates?)\s+(?:[^\W\d_]+[\s-]+){1,4}?to\s+[^\W\d_]+|"
     r"coming\s+soon|in\s+(?:the\s+)?future|"
@@ -61,6 +62,9 @@ _LONG_CLAIM = 8  # content words from which a claim may hold one word the window
 _PLANNING = frozenset(stem(w) for w in ("expect", "plan", "intend", "schedule", "propose", "aim", "hope", "forecast",
                                         "predict", "anticipate", "future", "upcoming"))
 _NOW = frozenset({"now", "currently", "already", "today", "presently"})
+# a clause that tells something has begun ("has begun opening for breakfast", "added yoga last month", "since May")
+_STARTED = re.compile(r"\b(?:began|begun|begins|started|starts|added|adds|introduced|launched|opened|since|now|"
+                      r"(?:has|have)\s+[^\W\d_]+ed)\b", re.IGNORECASE)
 # the window's parts: sentences, cut at semicolons, commas and "and" / "but" ("carries 40,000 vehicles a
 # day and is expected to carry more next year": the fact and the plan are two parts)
 _CLAUSES = re.compile(r"(?:(?!\s(?:and|but)\s)[^.;!?,])+", re.IGNORECASE)
@@ -90,6 +94,9 @@ def plan_conflicts(claim: str, evidence: str) -> list[str]:
     claimed -= unstated
     if any(claimed <= words for _, words, planned in clauses if not planned):
         return []  # another clause states it as a fact
+    if _NOW.intersection(c_toks) and any(_STARTED.search(text) and 2 * len(claimed & words) >= len(claimed)
+                                         for text, words, planned in clauses if not planned):  # fmt: skip
+        return []  # "has begun opening for breakfast, and plans to serve lunch": the fact now in other words
     stated = set().union(*(words for _, words, planned in clauses if not planned))
     out = []
     for text, words, planned in clauses:

@@ -200,8 +200,9 @@ def _places(clause: list[str], j: int) -> list[str]:
     names = []
     for k in range(j, len(clause)):
         tok = clause[k]
-        if tok.casefold() in _OTHER_EVENT:
-            break
+        if tok.casefold() in _OTHER_EVENT and (tok.casefold() in _ALWAYS_OTHER or (
+                k + 1 < len(clause) and (clause[k + 1].casefold() in _OTHER_TIME or clause[k + 1].endswith("ing")))):
+            break  # "after last year's meeting in Vienna", "before moving to York"; not "after a day off, in Cork"
         if tok.casefold() in ("and", "but", "then", ",") and k + 1 < len(clause) and _is_verb(clause[k + 1]) \
                 and clause[k + 1] not in _PLACE_PREPS:  # fmt: skip
             break
@@ -211,8 +212,9 @@ def _places(clause: list[str], j: int) -> list[str]:
 
 
 _PRONOUNS = frozenset({"he", "she", "they", "it", "we", "i", "who", "which", "that"})
-_OTHER_EVENT = frozenset({"after", "before", "following", "unlike", "replacing", "instead", "than", "while",
-                          "whereas"})
+_ALWAYS_OTHER = frozenset({"unlike", "replacing", "instead", "than", "whereas"})
+_OTHER_EVENT = _ALWAYS_OTHER | {"after", "before", "following", "while"}
+_OTHER_TIME = frozenset({"last", "previous", "next", "earlier", "its", "their", "his", "her", "the"})
 
 
 def _pronoun_does(clause: list[str], verb: str) -> bool:

@@ -84,12 +84,16 @@ def scope_conflicts(claim: str, evidence: str) -> list[str]:
             if noun and not _restricted(claim, noun) and any(
                     _restricted(clause, noun) for clause in restating_clauses(evidence, claimed - {stem(noun)})):
                 out.append(f"the source says it of some {noun}, not {tok} {noun}")
-        elif tok in ("most", "majority") and (i == 0 or c_toks[i - 1] != "the" or tok == "majority") \
+        elif tok in ("most", "majority") and (i == 0 or not _NOT_A_SHARE.match(c_toks[i - 1]) or tok == "majority") \
                 and not {"most", "majority", "all", "every"} & set(w_toks):
             noun = _noun_after(c_toks, i)
-            for clause in restating_clauses(evidence, claimed - {stem(noun)}) if noun else ():
-                share = _share(clause, noun)
-                if share is not None and share[0] <= 0.5:
+            said = claimed - {stem(noun)} if noun else set()
+            for clause in restating_clauses(evidence, said) if noun else ():
+                # each share of the noun said with the claim's predicate ("Several staff left early, but 45 of
+                # the 50 staff stayed late": the second one); none above a half
+                shares = [sh for sh, rest in _shares(clause, noun) if said & alpha_content_stems(tokens(rest))]
+                share = shares[0] if shares and all(sh[0] <= 0.5 for sh in shares) else None
+                if share is not None:
                     out.append(f"the source says it of {share[1]!r} {noun}, not {tok} {noun}")
                     break
         elif tok == "only" and "only" not in w_toks and "alone" not in w_toks:
@@ -202,33 +206,44 @@ def _number(word: str) -> float | None:
     return float(found.value) if found is not None else None
 
 
-def _share(evidence: str, noun: str) -> tuple[float, str] | None:
-    """The share of `noun` a part named right before it is ("two of the five flights" -> 0.4, "a third of
-    the members" -> 0.33, "few members" -> 0), with the words; None when there is none to read."""
-    for start, _ in _mentions(evidence, noun):
-        head = evidence[max(0, start - 40) : start]
-        before = tokens(head)
-        if before and before[-1] in _MINORITY - {"none"}:  # "few members", "several members"
-            return 0.0, before[-1]
-        m = _PARTITIVE.search(head)
-        if m is None:
-            continue
-        part, whole = m.group(1).casefold(), m.group(2)
-        shown = " ".join(m.group(0).split())
-        if part in _MINORITY:
-            return 0.0, shown
-        if part.rstrip("s") in FRACTION_WORDS or part in FRACTION_WORDS:
-            k = head[: m.start(1)].split()[-1:]  # "a third", "two thirds"
-            n = 1.0 if not k or k[0].casefold() in ("a", "one") else (_number(k[0]) or 1.0)
-            return n / FRACTION_WORDS[part], " ".join(k + [shown])
-        if "%" in part or "cent" in part:
-            value = _number(re.sub(r"[^\d.]", "", part) or "x")
-            return (value / 100, shown) if value is not None else None
-        p = _number(part)
-        q = _number(whole.strip()) if whole else None
-        if p is not None and q:
-            return p / q, shown
-    return None
+def _shares(evidence: str, noun: str):
+    """Each share of `noun` a part named right before it is ("two of the five flights" -> 0.4, "a third of
+    the members" -> 0.33, "few members" -> 0), with the words, and the rest of its clause: ((share, words),
+    rest)."""
+    for start, end in _mentions(evidence, noun):
+        rest = _CLAUSE_REST.match(evidence, end).group(0)  # type: ignore[union-attr]
+        if (share := _share_before(evidence[max(0, start - 40) : start])) is not None:
+            yield share, rest
+
+
+_CLAUSE_REST = re.compile(r"(?:(?!\s+(?:but|and|while|whereas)\b)[^,;.!?])*")
+# "at most 200", "the cafe's most popular dish": no share of a noun
+_NOT_A_SHARE = re.compile(r"^(?:the|at|[^\W\d_]+'s)$")
+
+
+def _share_before(head: str) -> tuple[float, str] | None:
+    before = tokens(head)
+    if before and before[-1] in _MINORITY - {"none"}:  # "few members", "several members"
+        return 0.0, before[-1]
+    if before[-2:] in (["couple", "of"], ["dozen", "of"]) or before[-1:] == ["dozen"]:  # "a couple of", "several dozen"
+        return 0.0, " ".join(before[-2:])
+    m = _PARTITIVE.search(head)
+    if m is None:
+        return None
+    part, whole = m.group(1).casefold(), m.group(2)
+    shown = " ".join(m.group(0).split())
+    if part in _MINORITY:
+        return 0.0, shown
+    if part.rstrip("s") in FRACTION_WORDS or part in FRACTION_WORDS:
+        k = head[: m.start(1)].split()[-1:]  # "a third", "two thirds"
+        n = 1.0 if not k or k[0].casefold() in ("a", "one") else (_number(k[0]) or 1.0)
+        return n / FRACTION_WORDS[part], " ".join(k + [shown])
+    if "%" in part or "cent" in part:
+        value = _number(re.sub(r"[^\d.]", "", part) or "x")
+        return (value / 100, shown) if value is not None else None
+    p = _number(part)
+    q = _number(whole.strip()) if whole else None
+    return (p / q, shown) if p is not None and q else None
 
 
 def _joined(evidence: str, noun: str) -> str | None:

@@ -20,7 +20,9 @@ from citebound.verify.checks.conditions import dropped_conditions, waived_condit
         # "when" after a statement in the present sets a condition
         ("Dogs ride free on buses.", "Dogs ride free on buses when accompanied by an adult.", "when accompanied"),
         ("Students get a 10% discount.", "Students get a 10% discount when they show a valid card.", "when they show"),
-        ("Refunds are issued.", "Refunds are issued when the item is returned unused.", "when the item"),
+        ("Tickets are half price.", "Tickets are half price when booked online.", "when booked online"),
+        ("Registered members park for free.", "Registered members park for free when they display a permit.",
+         "when they display"),
     ],
 )  # fmt: skip
 def test_a_condition_the_claim_leaves_out_is_named(claim, source, condition):
@@ -43,6 +45,10 @@ def test_a_condition_the_claim_leaves_out_is_named(claim, source, condition):
         ("The museum closed.", "The museum closed when it ran out of money in 1998."),
         ("The driver drew criticism.", "The driver drew criticism when he sprayed the crowd."),
         ("United will not be weakened by injuries.", "United will not be weakened by injuries when they play Chelsea."),
+        # a "when" that says when (a review of 2026-12-03 found 12 such blocked by a wider first version)
+        ("The bakery opens at 6 am.", "The bakery opens at 6 am, when the first trains arrive."),
+        ("The river floods every spring.", "The river floods every spring when the snow melts in the mountains."),
+        ("Tides are highest twice a month.", "Tides are highest twice a month, when the moon is full or new."),
     ],
 )  # fmt: skip
 def test_what_is_no_condition_or_no_copy_is_left_alone(claim, source):

@@ -133,6 +133,7 @@ def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
         ("The bridge will reopen on Monday.", "The bridge will reopen on Monday, but it could reopen sooner."),
         # a clause that shows it, whatever else it suggests
         ("Data show that sales rose.", "Data show sales rose, which suggests demand is strong."),
+        ("The study shows that sleep improves memory.", "The study found that sleep improves memory, which suggests naps may help."),
     ],
 )
 def test_what_is_not_a_hedge_stated_as_fact(claim, source):

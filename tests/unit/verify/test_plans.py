@@ -28,6 +28,7 @@ from citebound.verify.checks.plans import plan_conflicts
          "'lima'"),
         ("The gym now operates a 24-hour service.", "The gym intends to introduce a 24-hour service next year.",
          "'service'"),
+        ("The museum now opens on Mondays.", "The museum aims to open on Mondays.", "'museum'"),
     ],
 )  # fmt: skip
 def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
@@ -59,6 +60,9 @@ def test_a_plan_stated_as_a_fact_is_unsupported(claim, source, named):
         ("The council now collects food waste weekly.",
          "The council collects food waste weekly and plans to collect garden waste from May."),
         ("The museum now opens on Sundays.", "The museum now opens on Sundays and plans to open on Mondays next year."),
+        # the fact now in other words, a plan of something else with the claim's verb (a review of 2026-12-03)
+        ("The cafe now serves breakfast.", "The cafe has begun opening for breakfast, and plans to serve lunch next month."),
+        ("The gym now offers yoga classes.", "The gym added yoga last month and plans to offer more classes next year."),
     ],
 )  # fmt: skip
 def test_facts_restated_and_plans_restated_are_no_conflict(claim, source):

@@ -65,6 +65,12 @@ def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
         # "several" of others beside "most" of the claim's
         ("Most patients recovered within a week.",
          "Several patients had side effects, but most patients recovered within a week."),
+        # a share said with another predicate, or above a half; "at most" and "the cafe's most popular" share
+        # nothing (a review of 2026-12-03)
+        ("Most staff stayed late.", "Several staff left early, but 45 of the 50 staff stayed late."),
+        ("Most pupils went on the trip.", "Several of the 30 pupils were ill, but the other 27 pupils went on the trip."),
+        ("The hall holds at most 200 people.", "The hall holds no more than 200 people, and several people were turned away."),
+        ("Pizza is the cafe's most popular dish.", "Pizza is the cafe's best-selling dish, ahead of several popular pasta dishes."),
     ],
 )
 def test_no_conflict_where_the_scope_agrees_or_the_claim_says_something_else(claim, source):
