@@ -185,9 +185,12 @@ def _tentative_reports(verb: str, finding: str, evidence: str) -> list[str]:
     first = None
     for clause in restating_clauses(evidence, f_content):
         toks = tokens(clause)
-        said = [t for t in toks if t in _TENTATIVE]
-        if not said or any(t in _PROVING or t in _FOUND for t in toks):
-            return []  # a clause states, shows or found it ("found that ..., which suggests naps may help")
+        said = [t for t in toks if t in _TENTATIVE or t in _SEEM]
+        # a clause states, shows or found it ("found that ..., which suggests naps may help"); "appears to
+        # show" only suggests
+        if not said or any((t in _PROVING or t in _FOUND) and not set(toks[max(0, k - 2) : k]) & (_SEEM | _HEDGES)
+                           for k, t in enumerate(toks)):  # fmt: skip
+            return []
         first = first or said[0]
     return [f"the claim reports as shown what the source only hedges ({first!r})"] if first else []
 

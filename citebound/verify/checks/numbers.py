@@ -1175,7 +1175,8 @@ def _value_held_before(source: str, found: NumberMention) -> str | None:
     if now is None or not (_UNTIL.match(source, found.end)
                            or _FORMERLY.search(source, max(0, found.start - 50), found.start)):  # fmt: skip
         # the value now first: "The fee is now $52, up from $45" / "formerly $45"
-        now = _NOW_BEFORE.search(source, max(0, found.start - 90), found.start)
+        now = _NOW_BEFORE.search(source, max(0, found.start - 90), found.start) or _IS_BEFORE.search(
+            source, max(0, found.start - 90), found.start)
         if now is None:
             return None
     end = found.start if now.end() <= found.start else now.end() + 30  # the value now, not `found` itself
@@ -1183,7 +1184,7 @@ def _value_held_before(source: str, found: NumberMention) -> str | None:
     later = [m for m in extract_numbers(after_now) if m.kind == found.kind]
     if not later or _measure_of(after_now, later[0]) != _measure_of(source, found):
         return None
-    return source[source.rfind(" ", 0, max(0, found.start - 30)) + 1 : now.end() + 6]
+    return source[source.rfind(" ", 0, max(0, found.start - 30)) + 1 : max(now.end(), _past_unit(source, found.end)) + 6]
 
 
 def _measure_of(text: str, m: NumberMention) -> str:
@@ -1208,7 +1209,10 @@ _FORMERLY = re.compile(r"(?:\b(?:used\s+to|previously|formerly|originally|initia
                        r"\b[^.;!?\d]*$", re.IGNORECASE)
 # "now $52, up from $45", "currently 30, formerly 20": a value after the value now
 _NOW_BEFORE = re.compile(r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?\b(?:up\s+from|down\s+"
-                         r"from|formerly|previously|compared\s+with)\s+[^\w\s]?$", re.IGNORECASE)
+                         r"from|formerly|previously|compared\s+with|\(\s*(?:it\s+|they\s+)?(?:was|were))\s+[^\w\s]?$", re.IGNORECASE)
+# "The fee is $52, having been $45 until March", "is $52 (it was $45)"
+_IS_BEFORE = re.compile(r"\b(is|are)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?(?:having\s+been|\(\s*(?:it\s+|they\s+)?"
+                        r"(?:was|were))\s+[^\w\s]?$", re.IGNORECASE)
 # A claim in the past ("The bus ran every 20 minutes in April", "The factory employed 500 people") may state
 # the value that held then.
 _PAST_MARK = re.compile(r"\b(?:ago|last|once)\b|\bin\s+\d{4}\b", re.IGNORECASE)

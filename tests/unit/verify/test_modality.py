@@ -93,6 +93,7 @@ from citebound.verify.checks.modality import stated_hedges  # noqa: E402
         # "shows" where the source only "suggests" or "indicates"
         ("The study shows that coffee reduces stroke risk.", "The study suggests that coffee reduces stroke risk."),
         ("Tests confirmed that the water is safe to drink.", "Tests indicate that the water is safe to drink."),
+        ("The study proves that the diet works.", "The study appears to show that the diet works."),
     ],
 )
 def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
@@ -133,6 +134,8 @@ def test_a_claim_that_states_a_hedge_as_fact_is_unsupported(claim, source):
         ("The bridge will reopen on Monday.", "The bridge will reopen on Monday, but it could reopen sooner."),
         # a clause that shows it, whatever else it suggests
         ("Data show that sales rose.", "Data show sales rose, which suggests demand is strong."),
+        ("The trial showed the drug lowers blood pressure.",
+         "The trial showed the drug lowers blood pressure, and appears to reduce strokes."),
         ("The study shows that sleep improves memory.", "The study found that sleep improves memory, which suggests naps may help."),
     ],
 )

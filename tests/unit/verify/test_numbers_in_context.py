@@ -556,6 +556,9 @@ def test_a_value_of_another_name_is_not_the_claim_s(claim, source, ok):
         ("The fee is $45.", "The fee is now $52, formerly $45.", False),
         ("The fee is $45 a month.", "Before 2020 the fee was $45 a month; it is now $52.", False),
         ("The fee is $52.", "The fee is now $52, formerly $45.", True),
+        ("The fee is $45.", "The fee is now $52 (it was $45).", False),
+        ("The fee is $45.", "The fee is $52, having been $45 until March.", False),
+        ("The fee was $45 until March.", "The fee is $52, having been $45 until March.", True),
         ("The shop opens at 9 am.", "The shop is now open 7 days a week, from 9 am.", True),
         ("The library has 50,000 books.", "Opened in 2010, the library has 50,000 books and now lends 2,000 books a month.",
          True),  # a year it opened in is no time a value held before
