@@ -4,7 +4,8 @@
 falling for years.": every content word of the claim is in the source, so word overlap and the
 entailment model (P = 0.72) support it, but the source never says one led to the other. `invented_causes`:
 the claim joins two statements with a causal connective ("because", "due to", "as a result of", "caused
-by", "led to" ..., or a purpose: "in order to", "in a bid to", a closing "to reduce costs") and the source states no cause or consequence at all: none of a broad list of causal
+by", "led to" ..., or a purpose: "in order to", "in a bid to", a closing "to reduce costs") and the
+source states no cause or consequence at all: none of a broad list of causal
 words ("because", "due", "cause", "result", "lead"/"led", "so", "therefore", "since", "after",
 "following", "reason", "blamed", "attributed", "thanks", "response", "prompted", "triggered", ...). The list
 is wide on purpose: a source that says any of them is left to the other checks, so the rule fires only

@@ -1184,7 +1184,8 @@ def _value_held_before(source: str, found: NumberMention) -> str | None:
     later = [m for m in extract_numbers(after_now) if m.kind == found.kind]
     if not later or _measure_of(after_now, later[0]) != _measure_of(source, found):
         return None
-    return source[source.rfind(" ", 0, max(0, found.start - 30)) + 1 : max(now.end(), _past_unit(source, found.end)) + 6]
+    start = source.rfind(" ", 0, max(0, found.start - 30)) + 1
+    return source[start : max(now.end(), _past_unit(source, found.end)) + 6]
 
 
 def _measure_of(text: str, m: NumberMention) -> str:
@@ -1203,13 +1204,18 @@ _NOW_AFTER = re.compile(r"[^.!?]{0,90}?\b(now|currently|today|these\s+days|since
                         r"[^.!?]{0,40}?\d", re.IGNORECASE)
 _UNTIL = re.compile(r"[^.;!?\d]{0,40}?\b(?:until|till|up\s+until|before|last\s+(?:year|month|week))\b",
                     re.IGNORECASE)
-_FORMERLY = re.compile(r"(?:\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|"
-                       r"per|every|each|in|or|more|again|daily|weekly|monthly|yearly|annually)\b))|"
-                       r"\b(?:before|until)\s+(?:1[89]|20)\d\d|\bin\s+(?:1[89]|20)\d\d\b[^.;!?\d]*\b(?:was|were|had|cost))"
-                       r"\b[^.;!?\d]*$", re.IGNORECASE)
+_FORMERLY = re.compile(
+    r"(?:\b(?:used\s+to|previously|formerly|originally|initially|in\s+the\s+past|once(?!\s+(?:a|an|per|every|each|"
+    r"in|or|more|again|daily|weekly|monthly|yearly|annually)\b))|\b(?:before|until)\s+(?:1[89]|20)\d\d|"
+    r"\bin\s+(?:1[89]|20)\d\d\b[^.;!?\d]*\b(?:was|were|had|cost))\b[^.;!?\d]*$",
+    re.IGNORECASE,
+)
 # "now $52, up from $45", "currently 30, formerly 20": a value after the value now
-_NOW_BEFORE = re.compile(r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?\b(?:up\s+from|down\s+"
-                         r"from|formerly|previously|compared\s+with|\(\s*(?:it\s+|they\s+)?(?:was|were))\s+[^\w\s]?$", re.IGNORECASE)
+_NOW_BEFORE = re.compile(
+    r"\b(now|currently|today|these\s+days)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?\b(?:up\s+from|down\s+from|formerly|"
+    r"previously|compared\s+with|\(\s*(?:it\s+|they\s+)?(?:was|were))\s+[^\w\s]?$",
+    re.IGNORECASE,
+)
 # "The fee is $52, having been $45 until March", "is $52 (it was $45)"
 _IS_BEFORE = re.compile(r"\b(is|are)\b[^.;!?]{0,40}?\d[^.;!?]{0,25}?(?:having\s+been|\(\s*(?:it\s+|they\s+)?"
                         r"(?:was|were))\s+[^\w\s]?$", re.IGNORECASE)
