@@ -32,7 +32,9 @@ figures only). docs/benchmarks.md "Exact int8 sums on every CPU, and three more 
 (60; written 2026-12-03 in the seventeenth session by a helper that read no file of the repository, after
 that session's first rules; first measured at c37e776: deterministic 0.517, full 0.650; then spent for the kinds of b16-06, b16-18,
 b16-38, b16-42, b16-52 and b16-53 and the faithful refusals b16-16, b16-28, b16-39 and b16-50, each with
-new plain cases).
+new plain cases). cases17.jsonl (60; half answer sentences, half one-line
+claims, written the same way after every rule of the seventeenth session; kept blind: aggregate figures
+only; deterministic 0.433 · full 0.583 at the session's start, 67137c1, and 0.450 · 0.633 at eedf141).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
