@@ -58,7 +58,8 @@ raise cut, raise reduce, raise lower, boost cut, boost reduce, increase halve, d
 strengthen weaken, uphold overturn, uphold reverse, uphold quash, acquit convict,
 highest lowest, largest smallest, biggest smallest, greatest smallest, fastest slowest, longest shortest,
 oldest youngest, oldest newest, strongest weakest, richest poorest, warmest coldest, hottest coldest,
-heaviest lightest, cheapest priciest, widest narrowest, deepest shallowest, tallest shortest
+heaviest lightest, cheapest priciest, cheapest costliest, cheapest expensive, widest narrowest, deepest shallowest,
+tallest shortest
 """
 OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _PAIRS.replace("\n", " ").split(","):
@@ -125,6 +126,9 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     out = []
     negated: set[str] | None = None  # stems negated in the claim or the window, read once there is a hit
     for s, word in claimed.items():
+        if _DEGREE_DOWN.search(claim) and re.search(r"\b(?:least|less)\s+" + re.escape(word) + r"\b", claim,
+                                                    re.IGNORECASE):  # fmt: skip
+            continue  # "the least expensive" is the cheapest
         hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
         if hit is not None:
             negated = _negated(claim, window) if negated is None else negated
@@ -137,6 +141,7 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
     return out + _prefixed({t for t in c_toks if t.isalpha() and t not in STOP_WORDS}, folded, in_source)
 
 
+_DEGREE_DOWN = re.compile(r"\b(?:least|less)\b", re.IGNORECASE)
 # Opposites that say one relation from either side: "A before B" is "B after A", "Spain won against Italy"
 # is "Italy lost to Spain". With the sides swapped the claim restates its window.
 _CONVERSE = frozenset(stem(w) for w in "before after above below win lose superior inferior".split())

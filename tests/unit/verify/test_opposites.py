@@ -36,6 +36,9 @@ def test_the_table_is_symmetric_and_in_stems():
         ("The team ranked highest in the survey.", "The team ranked lowest in the survey of 40 clubs.",
          ("highest", "lowest")),
         ("The Vega is the cheapest model.", "The Vega is the priciest model in the range.", ("cheapest", "priciest")),
+        # "the most expensive" against "the cheapest" (a review of 2026-12-03: full supported it)
+        ("The Vega is the most expensive model.", "The Vega is the cheapest model in the range.",
+         ("expensive", "cheapest")),
     ],
 )  # fmt: skip
 def test_a_word_the_source_never_states_against_its_opposite_is_found(claim, source, pair):
@@ -118,3 +121,8 @@ def test_a_word_made_opposite_by_a_negative_prefix_is_found(claim, source, pair)
 )  # fmt: skip
 def test_a_prefix_match_needs_a_base_of_five_letters_and_a_word_the_source_lacks(claim, source):
     assert opposed(claim, source) == []
+
+
+def test_the_least_of_a_word_is_no_opposite_of_its_opposite():
+    # "the least expensive" is the cheapest: no halving, no block
+    assert opposed("The Vega is the least expensive model.", "The Vega is the cheapest model in the range.") == []
