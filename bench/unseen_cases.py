@@ -35,6 +35,8 @@ b16-38, b16-42, b16-52 and b16-53 and the faithful refusals b16-16, b16-28, b16-
 new plain cases). cases17.jsonl (60; half answer sentences, half one-line
 claims, written the same way after every rule of the seventeenth session; kept blind: aggregate figures
 only; deterministic 0.433 · full 0.583 at the session's start, 67137c1, and 0.450 · 0.633 at eedf141).
+cases18.jsonl (60; written the same way late in that session; first measured at 3d43a78: deterministic
+0.533 · full 0.733; 0.517 · 0.717 at 67137c1).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
