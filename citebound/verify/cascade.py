@@ -96,7 +96,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
-from citebound.verify.checks.crossed import crossed_values
+from citebound.verify.checks.crossed import crossed_values, misplaced_values
 from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
@@ -117,6 +117,7 @@ from citebound.verify.checks.roles import (
     role_conflicts,
     swapped_roles,
 )
+from citebound.text.attribution import without_attribution
 from citebound.verify.citations import remove_markers
 from citebound.verify.report import ClaimVerdict
 from citebound.verify.spans import best_window, find_span, headed_quote
@@ -125,7 +126,7 @@ BLOCKED_SCORE_FACTOR = 0.25
 # The contradiction rules in the order they run, each (stage, conflicts(cascade, claim, window, source)): the
 # first that finds a conflict settles the source, so the later ones are not read.
 _CONTRADICTION_RULES = (
-    ("numbers", lambda c, claim, window, source: crossed_values(claim, window)),
+    ("numbers", lambda c, claim, window, source: crossed_values(claim, window) or misplaced_values(claim, window)),
     ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
@@ -242,13 +243,18 @@ class Cascade:
         "faster than"), or an event it dates otherwise -> unsupported, whatever later stages would say."""
         _, start, end = self.window(source, terms)
         window = source[start:end]
-        for stage, read in _CONTRADICTION_RULES:
-            if conflicts := read(self, claim, window, source):
-                return SourceCheck(
-                    source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,
-                    f"{source_id} contradicts the claim: {'; '.join(conflicts)}",
-                    missing_terms=tuple(missing_terms), fraction=doc_share,
-                )  # fmt: skip
+        # an answer's "According to the policy, ..." / "The report says ...": its words are not in the source,
+        # and the rules that need every content word of the claim read the statement without them too
+        core = without_attribution(claim)
+        for statement in (claim, core) if core != claim else (claim,):
+            for stage, read in _CONTRADICTION_RULES:
+                if conflicts := read(self, statement, window, source):
+                    said = "" if statement is claim else f" (read without its attribution: {statement!r})"
+                    return SourceCheck(
+                        source_id, "unsupported", BLOCKED_SCORE_FACTOR * doc_share, stage,
+                        f"{source_id} contradicts the claim{said}: {'; '.join(conflicts)}",
+                        missing_terms=tuple(missing_terms), fraction=doc_share,
+                    )  # fmt: skip
         return None
 
     def _lexical_check(self, claim: str, terms: Terms, source_id: str, source: str, doc_share: float,

@@ -14,8 +14,9 @@ of the claim is crossed when
   values of that measure, and that value is another one, and
 - the source's value equal to the claim's stands after a word the claim gives only to the other value.
 
-Left alone, because the owner may stand after its value there: either text saying "respectively", or a
-value followed by "for / in / on / at / by / with / from / among" ("$9 for Basic and $24 for Premium").
+Left alone, because the owner may stand after its value there: either text saying "respectively",
+"versus", "against" or "compared with" ("July was cooler, at 18.1°C versus 19.4°C"), or a value followed by
+"for / in / on / at / by / with / from / among" ("$9 for Basic and $24 for Premium").
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from citebound.verify.checks.numbers import states_value
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")
 _JOINS = frozenset({"and", "or", "but", "while", "whereas", "than", "versus", "vs"})
 _NEXT_WORD = re.compile(r"(?:\s+|-)([^\W\d_]+)")
-_RESPECTIVELY = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
+# "respectively", or a comparison's "versus" / "against" / "compared with": the owners are not read by order
+_RESPECTIVELY = re.compile(r"\b(?:respective(?:ly)?|versus|vs|against|compared\s+(?:with|to))\b", re.IGNORECASE)
 # a value whose owner may be written after it ("$9 for Basic"), past an optional unit word
 _OWNER_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?:for|in|on|at|by|with|from|among)\b", re.IGNORECASE)
 
@@ -78,7 +80,8 @@ def _owners(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMe
         begin = max(prev_end, sentence)
         written = re.sub(r"([^\W\d_]+) (\d+)\b", r"\1#\2", text[begin : m.start])  # "Kestrel 7" -> one word
         words = frozenset(stem(w.casefold()) for w in re.findall(r"[^\W\d_]+(?:#\d+|'[^\W\d_]+)*", written)
-                          if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None)  # fmt: skip
+                          if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None
+                          and len(w) > 1)  # fmt: skip  ("19.4°C": the C is the unit's)
         measure, prev_end = _measure(text, m)  # the next owner starts past this value's unit or noun
         if not measure and out and out[-1][0].end > sentence:
             measure = out[-1][1]
@@ -126,4 +129,63 @@ def crossed_values(claim: str, evidence: str) -> list[str]:
             own, other = _shown(sorted(mine)[0], claim, evidence), _shown(sorted(given[0])[0], claim, evidence)
             out.append(f"the claim gives {m.text!r} to {own!r}; the source gives it to {other!r} and "
                        f"{holding[0].text!r} to {own!r}")
+    return out
+
+
+# where the words after a value stop: the next clause ("and receive ...", ", while ...")
+_AFTER_STOP = re.compile(r"[,;:.!?()]|\b(?:and|but|while|whereas|or|then)\b|\d", re.IGNORECASE)
+# a comma that goes on about the value: a participle or "which" ("$125 billion, making Harvey the ...")
+_GOES_ON = re.compile(r"\s*(?:which\b|[^\W\d_]+ing\b)", re.IGNORECASE)
+
+
+def _around(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMention, str, frozenset[str]]]:
+    """(value, measure, the content stems before it back to the previous value and after it to its clause's
+    end) for each value `_owners` reads."""
+    out = []
+    for m, measure, before in _owners(text, mentions):
+        _, end = _measure(text, m)
+        stop = _AFTER_STOP.search(text, end)
+        while stop and stop.group(0) == "," and _GOES_ON.match(text, stop.end()):  # ", making Harvey the costliest"
+            stop = _AFTER_STOP.search(text, stop.end())
+        after = text[end : stop.start() if stop else len(text)]
+        words = frozenset(stem(w.casefold()) for w in _WORD.findall(after)
+                          if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None and len(w) > 1)  # fmt: skip
+        out.append((m, measure, before | words))
+    return out
+
+
+def misplaced_values(claim: str, evidence: str) -> list[str]:
+    """A claim value the evidence states only of something else, while it gives the claim's thing another
+    value of the same measure: "New hires serve a 3-month probation period" against "New hires serve a
+    probation period of 6 months and receive a performance review after 3 months". The words around each
+    value are read (before it back to the previous value, after it to its clause's end): every source value
+    equal to the claim's shares none of the claim's words around it, and another value of that measure
+    shares two or more. The numbers check (checks/numbers.py) finds "3 months" in the claim's sentence and
+    lets it pass; a model read the pair as supported (P = 0.98)."""
+    c_mentions = claim_numbers(claim)
+    if not c_mentions or _RESPECTIVELY.search(claim) or _RESPECTIVELY.search(evidence):
+        return []
+    e_mentions = source_numbers(evidence)
+    if len(e_mentions) < 2:
+        return []
+    spans = sentence_spans(evidence) or [(0, len(evidence))]
+
+    def sentence(o: NumberMention) -> int:
+        return max((k for k, (a, _) in enumerate(spans) if a <= o.start), default=0)
+
+    stated = _around(evidence, e_mentions)
+    out = []
+    for m, measure, words in _around(claim, c_mentions) if len(c_mentions) == 1 else ():
+        if len(words) < 2 or not measure:
+            continue
+        same = [(o, w) for o, mo, w in stated if mo == measure]
+        equal = [(o, w) for o, w in same if states_value(m, o)]
+        # another value of the same sentence as an equal one, not another reading of the same digits
+        # ("$ 800, 000" is also read "$ 800")
+        other = [(o, w) for o, w in same if not states_value(m, o) and len(w & words) >= 2
+                 and any(sentence(o) == sentence(e) and (o.end <= e.start or e.end <= o.start) for e, _ in equal)]
+        if equal and other and not any(w & words for _, w in equal) and all(w for _, w in equal):
+            theirs = _shown(sorted(equal[0][1])[0], evidence)
+            mine = _shown(sorted(other[0][1] & words)[-1], claim, evidence)
+            out.append(f"the source gives {m.text!r} to {theirs!r} and {other[0][0].text!r} to {mine!r}")
     return out

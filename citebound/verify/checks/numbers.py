@@ -114,6 +114,31 @@ def _hedged_match(mention: NumberMention, source_values: Sequence[Number]) -> bo
     return False
 
 
+# A bound that sets a condition: "Orders over $50 ship free", "Cancellations made more than 48 hours before",
+# "children under 12". "Orders over $30 ship free" is no looser reading of it, as "More than 2,000 people
+# attended" is of "More than 3,000 people attended": what the claim bounds is a group, not an amount.
+_BOUND_WORDS = re.compile(r"(?:over|above|under|below|exceeding|(?:more|less|fewer|greater|longer|shorter|older|"
+                          r"younger)\s+than|at\s+(?:least|most)|up\s+to|in\s+excess\s+of|upwards\s+of)\s*[$€£]?\s*$",
+                          re.IGNORECASE)
+_GROUPS = frozenset("""orders order purchases purchase items item children child adults adult people persons guests
+guest applications application cancellations cancellation bookings booking stays stay loans loan deposits deposit
+transactions transaction payments payment bags bag baggage parcels parcel packages package claims claim amounts
+amount sums incomes income earnings vehicles vehicle journeys journey trips trip tickets ticket members member
+customers customer students student employees employee staff patients patient users user accounts account balances
+balance refunds refund spending spend those anyone anything ones made placed booked aged weighing lasting costing
+of worth valued priced""".split())
+
+
+def _threshold(claim: str, mention: NumberMention) -> bool:
+    """Whether a hedged claim number sets a condition on a group ("Orders over $30 ship free"): the word
+    before its bound is a group or a participle that the bound narrows."""
+    bound = _BOUND_WORDS.search(claim, max(0, mention.start - 30), mention.start)
+    if bound is None:
+        return False
+    before = re.findall(r"[^\W\d_]+", claim[max(0, bound.start() - 30) : bound.start()])
+    return bool(before) and before[-1].casefold() in _GROUPS
+
+
 def states_value(claim: NumberMention, source: NumberMention) -> bool:
     """Whether the source mention states the claim mention's value (any reading; hedges loosely)."""
     return bool(claim.keys & source.keys) or (bool(claim.hedge) and _hedged_match(claim, source.values))
@@ -651,7 +676,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
     for mention in stated:
         keys = mention.keys
         exact = [i for i in range(len(mentions)) if keys & source_keys[i]]
-        candidates = exact or [i for i, s in enumerate(mentions) if mention.hedge and _hedged_match(mention, s.values)]
+        candidates = exact or [i for i, s in enumerate(mentions) if mention.hedge and _hedged_match(mention, s.values)
+                               and not _threshold(claim, mention)]  # fmt: skip
         wanted = claim_attached(claim, mention, stated)
         # another unit of the same measure is looked for unless the value is stated as it is ("not more than
         # 4 grams" against "not more than 4,000 mg": the hedge alone matches 24 hours too)
@@ -1060,6 +1086,9 @@ _DURATIONS = frozenset({"second", "minute", "hour", "day", "week", "month", "yea
 _DURATION_PREPOSITIONS = frozenset({("for",), ("over",), ("within",), ("of",), ("a",), ("an",)})
 # verbs that say how long a thing is ("lasts", "takes", "runs")
 _DURATION_VERBS = frozenset(stem(w) for w in ("last", "lasts", "lasted", "take", "takes", "took", "run", "runs", "ran"))
+# verbs that say what a thing holds ("holds 0.5 g" is "contains 500 mg")
+_CONTAINING = frozenset(stem(w) for w in ("hold", "holds", "contain", "contains", "has", "have", "include", "includes",
+                                          "provide", "provides", "deliver", "delivers"))
 # a preposition right before both numbers ties them to the same change or limit ("cut to", "shortened to")
 _LINKING = frozenset({("to",), ("by",), ("from",)})
 
@@ -1086,6 +1115,7 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
         if verb and word_stem(said_with) != word_stem(verb) \
                 and not (duration and _words_before(source, other.start, 1) in _DURATION_PREPOSITIONS) \
                 and not (duration and {word_stem(verb), word_stem(said_with)} <= _DURATION_VERBS) \
+                and not {word_stem(verb), word_stem(said_with)} <= _CONTAINING \
                 and not (preposition in _LINKING and _words_before(source, other.start, 1) == preposition):  # fmt: skip
             # ("lasts an hour and a half" is "takes 90 minutes"; "cut to 21,000 metres" is "shortened to 21 km")
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify import check_claim
-from citebound.verify.checks.crossed import crossed_values
+from citebound.verify.checks.crossed import crossed_values, misplaced_values
 
 PLANS = "The Basic plan costs $9 a month and the Premium plan costs $24 a month."
 
@@ -48,7 +48,44 @@ def test_values_crossed_between_two_things_are_found_and_blocked(claim, source, 
         ("The Kestrel 7 weighs 300 grams and lasts 9 hours.", "The Kestrel 7 lasts 9 hours and weighs 300 grams."),
         ("The Kestrel 5 lasts 12 hours and the Kestrel 7 lasts 9 hours.",
          "The Kestrel 5 lasts 12 hours, while the Kestrel 7 lasts 9 hours."),
+        # a comparison's "versus" / "against" pairs its values by meaning, not by order (blind set 18: blocked)
+        ("July was cooler than August this year, at 18.1°C versus 19.4°C.",
+         "August was warmer than July this year, with a mean temperature of 19.4°C against July's 18.1°C."),
     ],
 )  # fmt: skip
 def test_values_paired_as_the_source_pairs_them_or_not_comparably_are_left_alone(claim, source):
     assert crossed_values(claim, source) == []
+
+
+PROBATION = "New hires serve a probation period of 6 months and receive a performance review after 3 months."
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        # blind set 18: every checker supported it (full 0.97)
+        ("New hires serve a 3-month probation period.", PROBATION),
+        ("The course lasts 3 months.", "The course lasts 6 months, with a review after 3 months."),
+    ],
+)
+def test_a_value_the_source_gives_only_to_another_thing_is_misplaced(claim, source):
+    assert misplaced_values(claim, source)
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="full")
+    assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("New hires serve a 6-month probation period.", PROBATION),
+        ("New hires get a performance review after 3 months.", PROBATION),
+        ("Staff get 10 days of sick pay.", "Staff get 25 days of leave and 10 days of sick pay."),
+        ("The battery lasts 9 hours.", "The phone's screen lasts 12 hours and its battery 9 hours."),
+        ("The Premium plan costs $24.", "It costs $9 for Basic and $24 for Premium."),
+        # a participle after a comma goes on about the value ("$125 billion, making Harvey ...": a dev row)
+        ("Harvey cost $125 billion.", "Officials set the total at $125 billion, making Harvey the second costliest "
+                                      "storm, behind Katrina with costs of $161 billion."),
+    ],
+)  # fmt: skip
+def test_a_value_said_with_the_claim_s_words_is_not_misplaced(claim, source):
+    assert misplaced_values(claim, source) == []

@@ -128,7 +128,12 @@ faithful refusals, each kind restated (a duration with another verb, a change "t
 "three quarters" / "75 percent", "a quarter off" / "25%", "free of" / "no"; 6 new), on 431: 0.876, 0.984; a purpose the source never gives ("to reduce costs"),
 and restatements a second review found blocked ("opens at 6 am, when the first trains arrive", "Several staff
 left early, but 45 of the 50 staff stayed late"; 4 new), on 435: 0.877, 0.984; "the most expensive" against
-"the cheapest" (1 new), on 436: 0.877, 0.984.
+"the cheapest" (1 new), on 436: 0.877, 0.984. Kinds blind set 18 showed (spent for them): an
+answer's attribution ("According to the policy, ...", "The report says ...") that hid a contradiction from the
+rules, a looser bound of a condition ("Orders over $30" against "over $50"), "tripled" against "doubled", a
+value the source gives only to another thing ("a 3-month probation period" against "a probation period of 6
+months and ... a review after 3 months"), and restatements ("holds 0.25 g" / "contains 250 mg", a comparison's
+"versus"; 9 new), on 445: 0.875, 0.984.
 The floors below sit just under those figures. Cases a checker still gets wrong and no rule can
 catch (a true number on another attribute with the same unit, a comparison restated the other way
 round, paraphrases the word overlap or the model miss) are listed in KNOWN_MISSES as strict xfails:
@@ -200,6 +205,10 @@ KNOWN_MISSES = {
                                       "the source: word overlap 0.38",
         "neg-free-of-kept": "no rule blocks it ('free of' restates 'no'), but 'free' is not in the source: word "
                             "overlap 0.65",
+        "unit-contains-holds-kept": "no rule blocks it (0.25 g = 250 mg, 'holds' = 'contains'), but 'holds', 'g' and "
+                                    "'0.25' are not in the source: word overlap 0.30",
+        "num-versus-kept": "no rule blocks it (the comparison said from the other side), but 'cooler' and 'versus' are "
+                           "not in the source: word overlap 0.65",
         "unit-noon-clock-kept": "no rule blocks it (noon is 12:00), but 'noon' is not in the source: word overlap 0.68",
         "num-once-daily": "no rule blocks it ('daily' states once a day), but 'day' is not in 'daily': word overlap 0.69",
         "blind-cmp-restated": _RESTATED.format("cheaper"),
