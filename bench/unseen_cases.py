@@ -36,7 +36,7 @@ new plain cases). cases17.jsonl (60; half answer sentences, half one-line
 claims, written the same way after every rule of the seventeenth session; kept blind: aggregate figures
 only; deterministic 0.433 · full 0.583 at the session's start, 67137c1, and 0.450 · 0.633 at eedf141).
 cases18.jsonl (60; written the same way late in that session; first measured at 3d43a78: deterministic
-0.533 · full 0.733; 0.517 · 0.717 at 67137c1; then spent for the kinds of b18-04, b18-12 (no rule),
+0.533 · full 0.733; 0.517 · 0.717 at 67137c1; then spent for the kinds of b18-04,
 b18-16, b18-28, b18-36, b18-49, b18-51 and b18-57).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
