@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-_SAYING = (r"says?|said|states?|stated|notes|noted|reports|reported|explains?|explained|warns?|warned|"
+_SAYING = (r"says?|said|states?|stated|notes|noted|note|reports|reported|explains?|explained|warns?|warned|"
+           r"points?\s+out|pointed\s+out|specify|stipulated|"
            r"mentions?|mentioned|specifies|specified|lists?|listed|describes?|described|confirms?|confirmed|"
            r"indicates?|indicated|shows?|showed|shown|finds|found|reads?|stipulates?|advises?|advised|tells?|told")
 # "According to the policy, ", "As the leaflet notes, ", "Per the contract, "

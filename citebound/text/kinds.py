@@ -27,8 +27,6 @@ _GROUPS = {
     # numbers check's ("12 months" is "one year")
     "period": ("hour hours hourly", "day days daily", "week weeks weekly", "fortnight fortnightly",
                "month months monthly", "quarter quarterly", "year years yearly annually annual", "decade decades"),
-    # a multiple ("double the number", "tripled"): "triple" is no "double"
-    "multiple": ("double doubled doubling", "triple tripled tripling treble trebled", "quadruple quadrupled"),
 }  # fmt: skip
 
 ONE_OF_A_KIND = {w: (kind, k) for kind, groups in _GROUPS.items() for k, group in enumerate(groups)

@@ -120,13 +120,13 @@ def _hedged_match(mention: NumberMention, source_values: Sequence[Number]) -> bo
 _BOUND_WORDS = re.compile(r"(?:over|above|under|below|exceeding|(?:more|less|fewer|greater|longer|shorter|older|"
                           r"younger)\s+than|at\s+(?:least|most)|up\s+to|in\s+excess\s+of|upwards\s+of)\s*[$€£]?\s*$",
                           re.IGNORECASE)
-_GROUPS = frozenset("""orders order purchases purchase items item children child adults adult people persons guests
-guest applications application cancellations cancellation bookings booking stays stay loans loan deposits deposit
-transactions transaction payments payment bags bag baggage parcels parcel packages package claims claim amounts
-amount sums incomes income earnings vehicles vehicle journeys journey trips trip tickets ticket members member
-customers customer students student employees employee staff patients patient users user accounts account balances
-balance refunds refund spending spend those anyone anything ones made placed booked aged weighing lasting costing
-of worth valued priced""".split())
+_GROUPS = frozenset("""orders order purchases purchase items item children child adults adult guests guest
+applications application cancellations cancellation bookings booking stays stay deposits deposit transactions
+transaction payments payment bags bag baggage parcels parcel packages package claims claim vehicles vehicle journeys
+journey trips trip tickets ticket members member customers customer students student employees employee patients
+patient users user accounts account refunds refund those anyone anything ones made placed booked""".split())
+# (not "of", "worth", "priced", "weighing": "revenue of more than $2 billion", "worth over $1 million" bound an
+# amount, as "more than 2,000 people attended" does; a review of 2026-12-03 found 11 such blocked)
 
 
 def _threshold(claim: str, mention: NumberMention) -> bool:
@@ -137,6 +137,21 @@ def _threshold(claim: str, mention: NumberMention) -> bool:
         return False
     before = re.findall(r"[^\W\d_]+", claim[max(0, bound.start() - 30) : bound.start()])
     return bool(before) and before[-1].casefold() in _GROUPS
+
+
+_AND_OVER = re.compile(r"\s*(?:years?\s+)?(?:and|or)\s+(over|above|older|more|up|under|below|younger|less)\b", re.IGNORECASE)
+
+
+def _same_edge(claim: NumberMention, stated: NumberMention, source: str) -> bool:
+    """Whether a source bound is the claim's with the other edge: "over 64" is "65 and over", "under 12" is
+    "11 and under" (whole numbers)."""
+    edge = _AND_OVER.match(source, stated.end)
+    if edge is None:
+        return False
+    up = edge.group(1).casefold() in ("over", "above", "older", "more", "up")
+    step = 1 if claim.hedge == "at_least" else -1
+    return up == (claim.hedge == "at_least") and any(
+        isinstance(v, int) and isinstance(s, int) and s == v + step for v in claim.values for s in stated.values)
 
 
 def states_value(claim: NumberMention, source: NumberMention) -> bool:
@@ -677,7 +692,7 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
         keys = mention.keys
         exact = [i for i in range(len(mentions)) if keys & source_keys[i]]
         candidates = exact or [i for i, s in enumerate(mentions) if mention.hedge and _hedged_match(mention, s.values)
-                               and not _threshold(claim, mention)]  # fmt: skip
+                               and (not _threshold(claim, mention) or _same_edge(mention, s, source))]  # fmt: skip
         wanted = claim_attached(claim, mention, stated)
         # another unit of the same measure is looked for unless the value is stated as it is ("not more than
         # 4 grams" against "not more than 4,000 mg": the hedge alone matches 24 hours too)

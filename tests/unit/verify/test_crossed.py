@@ -57,15 +57,15 @@ def test_values_paired_as_the_source_pairs_them_or_not_comparably_are_left_alone
     assert crossed_values(claim, source) == []
 
 
-PROBATION = "New hires serve a probation period of 6 months and receive a performance review after 3 months."
+PROBATION = "Trainees serve a trial period of 4 months and get a mentor review after 2 months."
 
 
 @pytest.mark.parametrize(
     "claim, source",
     [
-        # blind set 18: every checker supported it (full 0.97)
-        ("New hires serve a 3-month probation period.", PROBATION),
-        ("The course lasts 3 months.", "The course lasts 6 months, with a review after 3 months."),
+        # blind set 18's kind: every checker supported it (full 0.97)
+        ("Trainees serve a 2-month trial period.", PROBATION),
+        ("The language course lasts 3 months.", "The language course lasts 6 months, with a review after 3 months."),
     ],
 )
 def test_a_value_the_source_gives_only_to_another_thing_is_misplaced(claim, source):
@@ -77,8 +77,12 @@ def test_a_value_the_source_gives_only_to_another_thing_is_misplaced(claim, sour
 @pytest.mark.parametrize(
     "claim, source",
     [
-        ("New hires serve a 6-month probation period.", PROBATION),
-        ("New hires get a performance review after 3 months.", PROBATION),
+        ("Trainees serve a 4-month trial period.", PROBATION),
+        ("Trainees get a mentor review after 2 months.", PROBATION),
+        # an owner after its value, and a synonym of the equal value's words (a review of 2026-12-03)
+        ("A child's ticket costs $6.", "Tickets cost $12 for adults and $6 for children."),
+        ("A new hire's trial period can be lengthened by a further 3 months.",
+         "New hires serve 6 months' probation, which may be extended by 3 months."),
         ("Staff get 10 days of sick pay.", "Staff get 25 days of leave and 10 days of sick pay."),
         ("The battery lasts 9 hours.", "The phone's screen lasts 12 hours and its battery 9 hours."),
         ("The Premium plan costs $24.", "It costs $9 for Basic and $24 for Premium."),

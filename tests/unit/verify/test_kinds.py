@@ -20,9 +20,6 @@ from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
         ("The report is published monthly.", "The report is published quarterly.", "'monthly'"),
         ("Press the red button to reset the device.", "Press the blue button to reset the device.", "'red'"),
         ("The festival takes place in summer.", "The festival takes place in winter, when the lake freezes.", "'summer'"),
-        # a multiple (blind set 18: full 0.91)
-        ("The charity planted 8,000 trees in 2023, triple the number planted in 2022.",
-         "The charity planted 8,000 trees in 2023, double the number planted in 2022.", "'triple'"),
         # a longer claim: the other word between the claim's word's neighbours (the twelfth blind set, full 0.63)
         ("Applications open on 3 February and close at midnight on 14 March, with decisions due by the end of May.",
          "Applications open on 3 February and close at noon on 14 March. Decisions will be announced by the end of May.",

@@ -592,3 +592,19 @@ def test_a_value_before_a_change_is_not_the_value_now(claim, source, ok):
 def test_a_looser_bound_of_a_condition_is_not_stated(claim, source):
     v = det(claim, source)
     assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # a bound of an amount, not of a group (a review of 2026-12-03 found these blocked by a first version)
+        ("The company reported revenue of more than $2 billion.", "The company reported revenue of $3.1 billion."),
+        ("The painting is worth more than $1 million.", "The painting is valued at $1.2 million."),
+        ("A parcel weighing over 2 kg was lost.", "A parcel weighing 2.5 kg was lost in transit."),
+        # the same bound with the other edge
+        ("Residents aged over 64 travel free.", "Residents aged 65 and over travel free."),
+        ("Children under 12 eat free.", "Children aged 11 and under eat free."),
+    ],
+)  # fmt: skip
+def test_a_bound_of_an_amount_or_the_same_bound_written_otherwise_passes(claim, source):
+    assert det(claim, source).stage != "numbers", det(claim, source).reason
