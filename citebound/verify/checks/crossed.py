@@ -140,7 +140,8 @@ _GOES_ON = re.compile(r"\s*(?:which\b|[^\W\d_]+ing\b)", re.IGNORECASE)
 
 def _around(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMention, str, frozenset[str]]]:
     """(value, measure, the content stems before it back to the previous value and after it to its clause's
-    end) for each value `_owners` reads."""
+    end) for each value `_owners` reads; none for a value with no words of its own before it, which is the
+    previous value's thing ("raised its rate from 4.25% to 4.5%, citing inflation": the rate's)."""
     out = []
     for m, measure, before in _owners(text, mentions):
         _, end = _measure(text, m)
@@ -150,7 +151,7 @@ def _around(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMe
         after = text[end : stop.start() if stop else len(text)]
         words = frozenset(stem(w.casefold()) for w in _WORD.findall(after)
                           if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None and len(w) > 1)  # fmt: skip
-        out.append((m, measure, before | words))
+        out.append((m, measure, before | words) if before else (m, measure, frozenset()))
     return out
 
 

@@ -81,6 +81,9 @@ def test_a_value_the_source_gives_only_to_another_thing_is_misplaced(claim, sour
         ("Trainees get a mentor review after 2 months.", PROBATION),
         # an owner after its value, and a synonym of the equal value's words (a review of 2026-12-03)
         ("A child's ticket costs $6.", "Tickets cost $12 for adults and $6 for children."),
+        # a change "from ... to": both values are the rate's (blind set 16's b16-37, blocked by a first version)
+        ("The central bank raised its main interest rate to 4.5%.",
+         "On Monday, the central bank raised its main interest rate from 4.25% to 4.5%, citing inflation."),
         ("A new hire's trial period can be lengthened by a further 3 months.",
          "New hires serve 6 months' probation, which may be extended by 3 months."),
         ("Staff get 10 days of sick pay.", "Staff get 25 days of leave and 10 days of sick pay."),
