@@ -594,7 +594,8 @@ def mention_units(mention: NumberMention) -> frozenset[str]:
     if head in "$€£¥₹" and head:
         found.add(UNITS_OF[head])
     tail = mention.text.rstrip()[-1:].lower()
-    if len(mention.values) > 1 and tail in ("m", "b") and mention.text[:1].isdigit():
+    if len(mention.values) > 1 and tail in ("m", "b") and mention.text[:1].isdigit() and mention.kind != "time":
+        # ("3 pm" has two readings too, 3 and 15: its "m" is no metre)
         found.add("metre" if tail == "m" else "byte")
     return frozenset(found)
 

@@ -327,3 +327,14 @@ def test_a_share_is_written_for_the_model_as_the_claim_writes_it():
     assert written_as_in("A third of staff work from home.", "33% of staff work from home.") == (
         "33% of staff work from home.")
     assert written_as_in("Members get a 20% discount.", "Members get a quarter off.") == "Members get a quarter off."
+
+
+def test_the_m_of_pm_is_no_metre():
+    # a review of 2026-12-03: "3 pm" in a claim was read as 3 metres and blocked against "... says 3 pm."
+    from citebound.text.numbers import mention_units
+
+    (m,) = extract_numbers("Check-in starts at 3 pm")
+    assert "metre" not in mention_units(m)
+    v = check_claim("The booking site says check-in starts at 3 pm", ("S1",),
+                    {"S1": "The hotel says check-in starts at 2 pm, although the booking site says 3 pm."})
+    assert v.stage != "numbers", v.reason
