@@ -364,6 +364,8 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
         if word in c_plain and word not in c_neg and word not in e_plain and word not in freed:
             out.append(f"the source says {phrase} and the claim does not ({c_plain[word]!r})")
     denied = _denied_clause_words(evidence) if c_neg else set()
+    if c_neg and _ELLIPTIC_DENIAL.search(evidence):
+        c_neg = {}  # "... would close, but the company said it will not.": the source denies the elided verb
     for word, phrase in c_neg.items():
         if word in e_plain and word not in e_neg and word not in c_plain and word not in denied:
             out.append(f"the claim says {phrase} and the source does not ({e_plain[word]!r})")
@@ -378,6 +380,11 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     return list(dict.fromkeys(out))  # a compound and its parts read alike
 
 
+# a denial whose verb is left out, said of a pronoun ("but the company said it will not."): what it denies is
+# the earlier clause's, which states it plainly ("Workers feared the factory would close")
+_ELLIPTIC_DENIAL = re.compile(r"\b(?:it|they|he|she|we)\s+(?:(?:will|would|does|do|did|is|are|was|were|can|could|has|"
+                              r"have|should)\s+not|won't|wouldn't|doesn't|don't|didn't|isn't|aren't|wasn't|weren't|"
+                              r"can't|cannot|couldn't|hasn't|haven't|shouldn't)\s*[.;!?]", re.IGNORECASE)
 # "free of added sugar", "sugar-free": what the claim says a thing has none of, restating the source's "no"
 _FREE_OF = re.compile(r"\bfree\s+(?:of|from)\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)|\b([^\W\d_]+)-free\b", re.IGNORECASE)
 

@@ -242,6 +242,12 @@ def test_a_contracted_negation_with_a_clitic_or_curly_apostrophe_reads_as_isnt(w
     assert full.check_pair("The warranty is transferable.", f"The warranty {written} transferable.").stage == "negation"
 
 
+def test_an_elided_denial_of_another_subject_still_conflicts():
+    v = make_checker("deterministic").check_claim("The factory will not close.", ("S1",),
+                                                  {"S1": "The factory will close; the shop will not."})
+    assert (v.label, v.stage) == ("unsupported", "negation"), v.reason
+
+
 def test_the_reason_names_the_negation_and_the_word():
     v = det("Gift cards can be refunded.", "Gift cards cannot be refunded.")
     assert v.reason == ("S1 contradicts the claim: the source says 'cannot' before 'refunded' and the claim "
@@ -287,6 +293,9 @@ def test_the_reason_names_the_negation_and_the_word():
         # a clause that denies with a word of its own ("suspended", "closed"; 2026-12-02, a blind set)
         ("There is no garden waste collection that week.", "Garden waste collections are suspended that week."),
         ("There is no Sunday opening.", "It will remain closed on Sundays."),
+        # a denial whose verb is left out, said of a pronoun (a review of 2026-12-03: blocked)
+        ("The company said the factory will not close.",
+         "Workers feared the factory would close, but the company said it will not."),
         # "free of" restates "no" (blind set 16: blocked as "the source says 'no' before 'added'")
         ("The product is free of added sugar.", "This product contains no added sugar."),
     ],
