@@ -30,15 +30,15 @@ for nine kinds), cases14.jsonl (60; written the same way after those rules, spen
 (60; half answer sentences, half one-line claims, written after set 14's rules; kept blind: aggregate
 figures only). docs/benchmarks.md "Exact int8 sums on every CPU, and three more blind sets". cases16.jsonl
 (60; written 2026-12-03 in the seventeenth session by a helper that read no file of the repository, after
-that session's first rules; first measured at c37e776: deterministic 0.517, full 0.650; then spent for the kinds of b16-06, b16-18,
-b16-38, b16-42, b16-52 and b16-53 and the faithful refusals b16-16, b16-28, b16-39 and b16-50, each with
-new plain cases). cases17.jsonl (60; half answer sentences, half one-line
+that session's first rules; first measured at c37e776: deterministic 0.517, full 0.650; then spent for
+the kinds of b16-06, b16-18, b16-38, b16-42, b16-52 and b16-53 and the faithful refusals b16-16, b16-28,
+b16-39 and b16-50, each with new plain cases). cases17.jsonl (60; half answer sentences, half one-line
 claims, written the same way mid-session, after the rules from set 16; kept blind: aggregate figures
 only; deterministic 0.433 · full 0.583 at the session's start, 67137c1, 0.450 · 0.633 at eedf141, and
 0.467 · 0.667 at the session's end, 0404ac9).
 cases18.jsonl (60; written the same way late in that session; first measured at 3d43a78: deterministic
 0.533 · full 0.733; 0.517 · 0.717 at 67137c1; then spent for the kinds of b18-04,
-b18-16, b18-28, b18-36, b18-49, b18-51 and b18-57).
+b18-16, b18-28, b18-36, b18-49, b18-51 (its rule taken out again after a review) and b18-57).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
