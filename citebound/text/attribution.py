@@ -11,6 +11,7 @@ without its attribution as well (`without_attribution`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SAYING = (r"says?|said|states?|stated|notes|noted|note|reports|reported|explains?|explained|warns?|warned|"
            r"points?\s+out|pointed\s+out|specify|stipulated|"
@@ -36,6 +37,7 @@ _SOURCE_NOUNS = re.compile(r"\b(?:report|policy|policies|page|site|website|leafl
                            re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)  # the cascade asks it once per source of the same claim
 def without_attribution(claim: str) -> str:
     """The claim's statement without its attribution, or the claim itself when it has none: "According to
     the policy, staff may ..." -> "Staff may ..."; "The report says spring rainfall was above average" ->

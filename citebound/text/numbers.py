@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from citebound.text.citations import MARKER
 from citebound.text.scan import finditer_at
+from citebound.text.stem import stem
 from citebound.text.tokenize import strip_citation_markers
 
 UNITS = {
@@ -672,6 +673,22 @@ def written_as_in(claim: str, text: str) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+_NEXT_WORD = re.compile(r"(?:\s+|-)([^\W\d_]+)")
+
+
+def value_measure(text: str, m: NumberMention) -> tuple[str, int]:
+    """What a value measures, and where its words end: its own unit ("$", "%"), else the unit or the stem
+    of the word right after it ("12 hours", "a 9-hour battery" -> hour, "40 stores" -> store), else ""."""
+    own = mention_units(m)
+    if own:
+        return ",".join(sorted(own)), m.end
+    nxt = _NEXT_WORD.match(text, m.end)
+    if nxt is None:
+        return "", m.end
+    word = nxt.group(1).casefold()
+    return unit_of(word) or stem(word), nxt.end()
+
+
 _UNIT_WORD = re.compile(r"\s?([^\W\d_]+|%)")
 _SHARE_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "nine": 9}
 # a share in words: "a quarter", "three quarters", "two thirds", "half" (not "halves": a count of parts)
@@ -732,4 +749,4 @@ FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4,
 
 __all__ = ["CONVERSIONS", "FRACTION_WORDS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
            "mention_units", "number_keys", "number_values", "single_number", "source_numbers", "strip_citation_markers",
-           "unit_of", "written_as_in"]  # fmt: skip
+           "unit_of", "value_measure", "written_as_in"]  # fmt: skip

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citebound.text.numbers import NumberMention, mention_units, source_numbers, unit_of
+from citebound.text.numbers import NumberMention, mention_units, source_numbers, unit_of, value_measure
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 from citebound.verify.checks.lexical import claim_numbers
@@ -37,19 +37,6 @@ _NEXT_WORD = re.compile(r"(?:\s+|-)([^\W\d_]+)")
 _RESPECTIVELY = re.compile(r"\b(?:respective(?:ly)?|versus|vs|against|compared\s+(?:with|to))\b", re.IGNORECASE)
 # a value whose owner may be written after it ("$9 for Basic"), past an optional unit word
 _OWNER_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?:for|in|on|at|by|with|from|among)\b", re.IGNORECASE)
-
-
-def _measure(text: str, m: NumberMention) -> tuple[str, int]:
-    """What the value measures, and where its words end: its own unit ("$", "%"), else the unit or the stem
-    of the word right after it ("12 hours", "a 9-hour battery" -> hour, "40 stores" -> store), else ""."""
-    own = mention_units(m)
-    if own:
-        return ",".join(sorted(own)), m.end
-    nxt = _NEXT_WORD.match(text, m.end)
-    if nxt is None:
-        return "", m.end
-    word = nxt.group(1).casefold()
-    return unit_of(word) or stem(word), nxt.end()
 
 
 def _label(text: str, m: NumberMention) -> bool:
@@ -82,7 +69,7 @@ def _owners(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMe
         words = frozenset(stem(w.casefold()) for w in re.findall(r"[^\W\d_]+(?:#\d+|'[^\W\d_]+)*", written)
                           if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None
                           and len(w) > 1)  # fmt: skip  ("19.4°C": the C is the unit's)
-        measure, prev_end = _measure(text, m)  # the next owner starts past this value's unit or noun
+        measure, prev_end = value_measure(text, m)  # the next owner starts past this value's unit or noun
         if not measure and out and out[-1][0].end > sentence:
             measure = out[-1][1]
         out.append((m, measure, words))
@@ -144,7 +131,7 @@ def _around(text: str, mentions: Sequence[NumberMention]) -> list[tuple[NumberMe
     previous value's thing ("raised its rate from 4.25% to 4.5%, citing inflation": the rate's)."""
     out = []
     for m, measure, before in _owners(text, mentions):
-        _, end = _measure(text, m)
+        _, end = value_measure(text, m)
         stop = _AFTER_STOP.search(text, end)
         while stop and stop.group(0) == "," and _GOES_ON.match(text, stop.end()):  # ", making Harvey the costliest"
             stop = _AFTER_STOP.search(text, stop.end())

@@ -165,9 +165,8 @@ _REPORTED = re.compile(
 # verbs of a report that says it is so, against the source's that only say it may be ("suggests")
 _PROVING = frozenset("show shows showed shown prove proves proved proven confirm confirms confirmed demonstrate "
                      "demonstrates demonstrated establish establishes established".split())
-
-
-_FOUND = frozenset({"found", "finds", "find", "observed", "observes", "showed"})
+# and of one that found it: a clause that says either states it ("found that ..., which suggests ...")
+_FOUND = frozenset({"found", "finds", "find", "observed", "observes"})
 
 
 def _tentative_reports(verb: str, finding: str, evidence: str) -> list[str]:

@@ -70,6 +70,7 @@ from citebound.text.numbers import (
     mention_units,
     single_number,
     unit_of,
+    value_measure,
 )
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem, states_past
@@ -139,7 +140,8 @@ def _threshold(claim: str, mention: NumberMention) -> bool:
     return bool(before) and before[-1].casefold() in _GROUPS
 
 
-_AND_OVER = re.compile(r"\s*(?:years?\s+)?(?:and|or)\s+(over|above|older|more|up|under|below|younger|less)\b", re.IGNORECASE)
+_AND_OVER = re.compile(r"\s*(?:years?\s+)?(?:and|or)\s+(over|above|older|more|up|under|below|younger|less)\b",
+                       re.IGNORECASE)
 
 
 def _same_edge(claim: NumberMention, stated: NumberMention, source: str) -> bool:
@@ -1236,12 +1238,7 @@ def _value_held_before(source: str, found: NumberMention) -> str | None:
 def _measure_of(text: str, m: NumberMention) -> str:
     """A value's unit, else the word right after it ("20 minutes" -> minute, "3 mills" -> mill); a time
     of day is one measure."""
-    if m.kind == "time":
-        return "time"
-    if units := mention_units(m):
-        return ",".join(sorted(units))
-    nxt = re.match(r"[\s-]+([^\W\d_]+)", text[m.end :])
-    return (unit_of(nxt.group(1).casefold()) or stem(nxt.group(1).casefold())) if nxt else ""
+    return "time" if m.kind == "time" else value_measure(text, m)[0]
 
 
 # "... until May; it now runs every 30 ...": after the value, in its sentence, a "now" and another number

@@ -125,9 +125,9 @@ def opposed_words(claim: str, window: str, in_source: Callable[[str, str], bool]
         c_compared, w_compared = {c.phrase.split()[0] for c in implicit_comparisons(claim)}, _compared(window)
     out = []
     negated: set[str] | None = None  # stems negated in the claim or the window, read once there is a hit
+    degree_down = bool(_DEGREE_DOWN.search(claim))
     for s, word in claimed.items():
-        if _DEGREE_DOWN.search(claim) and re.search(r"\b(?:least|less)\s+" + re.escape(word) + r"\b", claim,
-                                                    re.IGNORECASE):  # fmt: skip
+        if degree_down and re.search(r"\b(?:least|less)\s+" + re.escape(word) + r"\b", claim, re.IGNORECASE):
             continue  # "the least expensive" is the cheapest
         hit = next((stated[o] for o in sorted(OPPOSITES[s]) if o in stated and o not in claimed), None)
         if hit is not None:
