@@ -96,7 +96,7 @@ from citebound.verify.checks.lexical import (
 )
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
-from citebound.verify.checks.crossed import crossed_values, misplaced_values
+from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
 from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
@@ -126,7 +126,8 @@ BLOCKED_SCORE_FACTOR = 0.25
 # The contradiction rules in the order they run, each (stage, conflicts(cascade, claim, window, source)): the
 # first that finds a conflict settles the source, so the later ones are not read.
 _CONTRADICTION_RULES = (
-    ("numbers", lambda c, claim, window, source: crossed_values(claim, window) or misplaced_values(claim, window)),
+    ("numbers", lambda c, claim, window, source: crossed_values(claim, window) or misplaced_values(claim, window)
+                                                  or compared_values(claim, window)),
     ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),

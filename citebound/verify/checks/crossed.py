@@ -17,6 +17,10 @@ of the claim is crossed when
 Left alone, because the owner may stand after its value there: either text saying "respectively",
 "versus", "against" or "compared with" ("July was cooler, at 18.1°C versus 19.4°C"), or a value followed by
 "for / in / on / at / by / with / from / among" ("$9 for Basic and $24 for Premium").
+
+Two more shapes of a true number on the wrong thing: `misplaced_values` (the source gives the claim's value
+to another thing and the claim's thing another value) and `compared_values` (the value is the other side of
+a comparison: "14 cm, compared with 9 cm for those given blue light").
 """
 
 from __future__ import annotations
@@ -178,4 +182,61 @@ def misplaced_values(claim: str, evidence: str) -> list[str]:
             theirs = _shown(sorted(equal[0][1])[0], evidence)
             mine = _shown(sorted(other[0][1] & words)[-1], claim, evidence)
             out.append(f"the source gives {m.text!r} to {theirs!r} and {other[0][0].text!r} to {mine!r}")
+    return out
+
+
+# a value written after a comparison word is the other side's: "grew 14 cm, compared with 9 cm for those
+# given blue light"
+_COMPARED_BEFORE = re.compile(r"\b(?:compared\s+(?:with|to)|as\s+against|against|versus|vs\.?)\s*$", re.IGNORECASE)
+# ... and its owner, written after it: "for / among / in / at / of" up to the clause's end
+_OWNER_PHRASE = re.compile(r"\s*(?:for|among|in|at|of|with)\s+([^,;:.!?()]+)", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W\d_]+)*")
+
+
+def _content(text: str) -> frozenset[str]:
+    return frozenset(stem(w.casefold()) for w in _TOKEN.findall(text)
+                     if w.casefold() not in STOP_WORDS and unit_of(w.casefold()) is None)  # fmt: skip
+
+
+def compared_values(claim: str, evidence: str) -> list[str]:
+    """A claim value the evidence gives only to the other side of a comparison: "Plants given red light grew
+    9 cm" against "Plants given red light grew 14 cm, compared with 9 cm for those given blue light". The
+    source's value after "compared with / against / versus" belongs to the thing its owner phrase names
+    ("for those given blue light"); a claim that names none of that owner's own words (those not also
+    before the comparison: "blue") gives the value to the first side. A claim that is itself a comparison
+    (it writes "compared with" or "versus") is left to the other stages, as is a source value with no owner
+    phrase or no value of the same measure before it in its sentence."""
+    c_mentions = claim_numbers(claim)
+    if not c_mentions or _RESPECTIVELY.search(claim):
+        return []
+    e_mentions = source_numbers(evidence)
+    if len(e_mentions) < 2:
+        return []
+    spans = sentence_spans(evidence) or [(0, len(evidence))]
+    claim_words = _content(claim)
+    out = []
+    for m in c_mentions:
+        equal = [o for o in e_mentions if states_value(m, o)]
+        if not equal:
+            continue
+        owned_elsewhere = []
+        for o in equal:
+            begin = max((a for a, _ in spans if a <= o.start), default=0)
+            if not _COMPARED_BEFORE.search(evidence[max(begin, o.start - 30) : o.start]):
+                break  # the source states the value plainly somewhere: the numbers check decides
+            measure, end = value_measure(evidence, o)
+            phrase = _OWNER_PHRASE.match(evidence, end)
+            first = [e for e in e_mentions if begin <= e.start and e.end <= o.start
+                     and value_measure(evidence, e)[0] == measure and not states_value(m, e)]  # fmt: skip
+            if phrase is None or not first:
+                break
+            owner = _content(phrase.group(1)) - _content(evidence[begin : o.start])
+            if not owner or owner & claim_words:
+                break
+            owned_elsewhere.append((o, phrase.group(1).strip(), first[-1]))
+        else:
+            if owned_elsewhere:
+                o, owner, first = owned_elsewhere[0]
+                out.append(f"the source gives {o.text!r} to {owner!r} (a comparison), and {first.text!r} to "
+                           f"what the claim describes")
     return out

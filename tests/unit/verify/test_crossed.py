@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify import check_claim
-from citebound.verify.checks.crossed import crossed_values, misplaced_values
+from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
 
 PLANS = "The Basic plan costs $9 a month and the Premium plan costs $24 a month."
 
@@ -96,3 +96,41 @@ def test_a_value_the_source_gives_only_to_another_thing_is_misplaced(claim, sour
 )  # fmt: skip
 def test_a_value_said_with_the_claim_s_words_is_not_misplaced(claim, source):
     assert misplaced_values(claim, source) == []
+
+
+GROWTH = "Seedlings kept under red lamps grew 14 cm, compared with 9 cm for those kept under blue lamps."
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        # the value after "compared with" is the other side's (every checker supported it: full 0.97)
+        ("Seedlings kept under red lamps grew 9 cm.", GROWTH),
+        ("Women earned $50,000 on average.", "Women earned $40,000 on average, compared with $50,000 among men."),
+        ("Unemployment fell to 5%.", "Unemployment fell to 4%, compared with 5% for the previous year."),
+        ("Revenue was $3 million.", "Revenue rose to $5 million, compared with $3 million in 2022."),
+    ],
+)
+def test_a_value_the_source_gives_to_the_other_side_of_a_comparison_is_unsupported(claim, source):
+    assert compared_values(claim, source)
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="full")
+    assert (v.label, v.stage) == ("unsupported", "numbers"), v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("Seedlings kept under blue lamps grew 9 cm.", GROWTH),
+        ("Seedlings grew 9 cm under blue lamps.", GROWTH),
+        ("Seedlings kept under red lamps grew 14 cm.", GROWTH),
+        # the claim is a comparison itself
+        ("Red-lamp seedlings grew 14 cm compared with 9 cm for blue-lamp ones.", GROWTH),
+        ("Men earned $50,000 on average.", "Women earned $40,000 on average, compared with $50,000 among men."),
+        ("Revenue was $3 million in 2022.", "Revenue rose to $5 million, compared with $3 million in 2022."),
+        ("Unemployment was 5% the previous year.", "Unemployment fell to 4%, compared with 5% for the previous year."),
+        # no value of that measure before the comparison: nothing to give the claim's thing
+        ("The drug cut risk by 30%.", "The drug cut risk by 30% compared with placebo in adults."),
+    ],
+)  # fmt: skip
+def test_a_value_said_with_its_own_side_of_a_comparison_is_left_alone(claim, source):
+    assert compared_values(claim, source) == []
