@@ -39,6 +39,10 @@ only; deterministic 0.433 · full 0.583 at the session's start, 67137c1, 0.450 �
 cases18.jsonl (60; written the same way late in that session; first measured at 3d43a78: deterministic
 0.533 · full 0.733; 0.517 · 0.717 at 67137c1; then spent for the kinds of b18-04,
 b18-16, b18-28, b18-36, b18-49, b18-51 (its rule taken out again after a review) and b18-57).
+cases19.jsonl (60; half answer sentences, half one-line claims, written 2026-12-03 early in the eighteenth
+session by a helper that read no file of the repository, after that session's first rule (e31f3ab); kept
+blind: aggregate figures only; deterministic 0.500 · full 0.717 at the session's start, f8837d9, and at
+e31f3ab).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
