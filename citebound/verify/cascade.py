@@ -101,6 +101,7 @@ from citebound.verify.checks.conditions import dropped_conditions, waived_condit
 from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
+from citebound.verify.checks.speakers import wrong_speakers
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
@@ -143,7 +144,7 @@ _CONTRADICTION_RULES = (
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window, source)
                                               or crossed_roles(claim, window) or invented_authors(claim, source)
                                               or invented_names(claim, source)
-                                              or other_doers(claim, window)),
+                                              or other_doers(claim, window) or wrong_speakers(claim, window)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window) or weighed_as_decided(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
     ("condition", lambda c, claim, window, source: dropped_conditions(claim, window) or waived_conditions(claim, window)),
