@@ -107,10 +107,10 @@ GROWTH = "Seedlings kept under red lamps grew 14 cm, compared with 9 cm for thos
         # the value after "compared with" is the other side's (every checker supported it: full 0.97)
         ("Seedlings kept under red lamps grew 9 cm.", GROWTH),
         ("Women earned $50,000 on average.", "Women earned $40,000 on average, compared with $50,000 among men."),
-        ("Unemployment fell to 5%.", "Unemployment fell to 4%, compared with 5% for the previous year."),
-        ("Revenue was $3 million.", "Revenue rose to $5 million, compared with $3 million in 2022."),
+        ("Apple shares rose 1% on Tuesday.", "Apple shares rose 5% on Tuesday, compared with 1% for the Nasdaq index."),
+        ("Girls averaged 62 points on the test.", "Girls averaged 68 points on the test, compared with 62 points for boys."),
     ],
-)
+)  # fmt: skip
 def test_a_value_the_source_gives_to_the_other_side_of_a_comparison_is_unsupported(claim, source):
     assert compared_values(claim, source)
     v = check_claim(claim, ("S1",), {"S1": source}, checker="full")
@@ -130,6 +130,17 @@ def test_a_value_the_source_gives_to_the_other_side_of_a_comparison_is_unsupport
         ("Unemployment was 5% the previous year.", "Unemployment fell to 4%, compared with 5% for the previous year."),
         # no value of that measure before the comparison: nothing to give the claim's thing
         ("The drug cut risk by 30%.", "The drug cut risk by 30% compared with placebo in adults."),
+        # a review's false blocks (2026-12-03): an owner that is a time, which a claim may put in its own words
+        ("Revenue was $9 million the year before.", "Revenue rose to $12 million, compared with $9 million in 2022."),
+        ("Unemployment fell to 5%.", "Unemployment fell to 4%, compared with 5% for the previous year."),
+        # ... a change with both values
+        ("Revenue rose from $9 million to $12 million.", "Revenue rose to $12 million, compared with $9 million in 2022."),
+        # ... the other side named in words of the claim's own
+        ("Male respondents spent about 2 hours a day on unpaid work.",
+         "Women spent 4 hours a day on unpaid work, compared with 2 hours for men."),
+        ("A child's ticket costs $8.", "Tickets cost $15 for adults, compared with $8 for children."),
+        ("Non-smokers had a lifetime lung cancer risk of 1%.",
+         "Smokers had a 15% lifetime risk of lung cancer, compared with 1% for people who had never smoked."),
     ],
 )  # fmt: skip
 def test_a_value_said_with_its_own_side_of_a_comparison_is_left_alone(claim, source):
