@@ -68,7 +68,11 @@ for _dim, _up, _down in (
 # "more expensive" is "costlier"; other adjectives after more/less are their own dimension
 _MORE_ADJECTIVES = {"expensive": ("price", +1), "costly": ("price", +1), "difficult": ("difficulty", +1),
                     "dangerous": ("risk", +1), "risky": ("risk", +1), "frequent": ("frequency", +1),
-                    "frequently": ("frequency", +1), "often": ("frequency", +1), "common": ("frequency", +1)}  # fmt: skip
+                    "frequently": ("frequency", +1), "often": ("frequency", +1), "common": ("frequency", +1),
+                    "quickly": ("speed", +1), "rapidly": ("speed", +1), "slowly": ("speed", -1),
+                    "cheaply": ("price", -1)}  # fmt: skip
+# "takes longer than": more time is less speed ("is quicker than" / "takes longer than" are opposites)
+_TAKES = frozenset({"take", "takes", "took", "taking", "taken"})
 _MORE = {"more": +1, "less": -1, "fewer": -1}
 _NOT_COMPARATIVES = frozenset({"other", "rather", "whether", "together", "either", "neither", "never", "ever",
                                "over", "under", "after", "former", "latter", "order", "number", "member",
@@ -116,7 +120,8 @@ def _comparative(toks: list[str], than: int) -> tuple[int, str, int, int] | None
             dim, sign = _MORE_ADJECTIVES.get(toks[obj], (stem(toks[obj]), +1))
             return k, dim, sign * _MORE[tok], obj + 1
         if tok in _DIMENSIONS:
-            dim, sign = _DIMENSIONS[tok]
+            dim, sign = ("speed", -_DIMENSIONS[tok][1]) if tok in ("longer", "shorter") and k and toks[k - 1] in _TAKES \
+                else _DIMENSIONS[tok]  # fmt: skip
             return k, dim, sign, k + 1
     before = toks[than - 1] if than else ""
     if len(before) >= 5 and before.endswith("er") and before not in _NOT_COMPARATIVES and before.isalpha():

@@ -20,6 +20,9 @@ TURNED_AROUND = [
     # a capital letter names a side (2026-12-01: "A" was read as the article, both checkers supported it)
     ("Line A is longer than line B.", "Line B is longer than line A."),
     ("Vitamin C is cheaper than vitamin D.", "Vitamin D is cheaper than vitamin C."),
+    # speed said by an adverb or by the time it takes (2026-12-03: full supported the first, P 0.88)
+    ("The drug acts faster than aspirin.", "The drug acts more slowly than aspirin."),
+    ("The train is quicker than the bus.", "The train takes longer than the bus."),
 ]
 LEFT_ALONE = [
     ("The old train is slower than the new one.", "The new train is faster than the old one."),  # restated
@@ -34,6 +37,9 @@ LEFT_ALONE = [
     ("Users other than admins can read it.", "Admins other than users can read it."),  # "other than" compares nothing
     ("Line B is shorter than line A.", "Line A is longer than line B."),  # restated from the other side
     ("A train is faster than a bus.", "A train is faster than a bus in the city."),  # "A" the article
+    ("The train is slower than the bus.", "The train takes longer than the bus."),
+    ("The bus is quicker than the train.", "The train takes longer than the bus."),
+    ("Delivery takes longer than a week.", "Delivery takes longer than a week in rural areas."),
 ]
 
 
