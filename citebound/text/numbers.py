@@ -70,7 +70,8 @@ _SEP = "[ ,\u00a0\u202f\u2009]"
 _NO_SEPARATORS = str.maketrans("", "", " ,\u00a0\u202f\u2009")
 _DIGITS = re.compile(
     rf"""
-    (?<![^\W\d_])(?<![\d.])(?<![^\W\d_]-)     # not glued to letters (p53, COVID-19) or inside a number
+    (?<![^\W\d_])(?<![\d.])                 # not glued to letters (p53, COVID-19) or inside a number,
+    (?:(?<![^\W\d_]-)|(?<=\b[Uu]nder-)|(?<=\b[Oo]ver-))  # but an age group is one ("under-12s", "over-65s")
     (?P<cur>[$€£¥₹]\s?)?
     (?P<int>\d{{1,3}}(?:{_SEP}\d{{3}})+(?![\d])|\d+)
     (?P<dec>\.\d+(?!\.?\d))?
@@ -103,7 +104,7 @@ _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIME = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?:\s?([AaPp])\.?[Mm]\b\.?)?(?![\d:])")
 # Where each pattern above can start (see text/scan.py): the first character, then the opening
 # lookbehind re-checked one character back, so the engine can skip to candidates on long sources.
-_DIGITS_STARTS = re.compile(r"[$€£¥₹\d](?<![^\W\d_].)(?<![\d.].)(?<![^\W\d_]-.)")
+_DIGITS_STARTS = re.compile(r"[$€£¥₹\d](?<![^\W\d_].)(?<![\d.].)(?:(?<![^\W\d_]-.)|(?<=\b[Uu]nder-.)|(?<=\b[Oo]ver-.))")
 _ISO_DATE_STARTS = re.compile(r"\d(?<!\d\d)\d{3}-")
 _TIME_STARTS = re.compile(r"\d(?<![\d:.]\d)\d?:")
 _NUMBER_WORDS = frozenset({*UNITS, *TENS, *SCALES, *ORDINALS})

@@ -739,6 +739,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             j_end = sentence_of(found.end - 1)[0] if found.end > s_end else j
             if j_end != j and 0 <= j_end < len(sentence_words):  # "98. 7 per cent of cases": both halves
                 words = {**dict.fromkeys(words), **dict.fromkeys(sentence_words[j_end])}  # type: ignore[arg-type]
+            if _AGE_GROUP.search(source, max(0, found.start - 6), found.start) and found.text.endswith("s"):
+                # "Under-12s travel free" speaks of children under 12: the people the claim names
+                words = {**dict.fromkeys(words), **dict.fromkeys(map(word_stem, _PEOPLE))}  # type: ignore[arg-type]
             if mention.kind == "ordinal" and found.kind != "ordinal" and _ranks(claim, mention) \
                     and not _labelled(source, found.start):
                 # "finished second" is not stated by "finished fourth, two places behind": a rank is stated
@@ -988,6 +991,10 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
     return frozenset({word_stem(m.group(1))}) if m else frozenset()
 
 
+# an age group ("under-12s", "over-65s") names people of that age, whatever the claim calls them
+_AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
+_PEOPLE = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers", "patients",
+           "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone", "everyone")
 # A share written two ways: "one in four", "25 percent", "a quarter" (a percent rounded: "33 percent" is a third)
 _SHARE_TOLERANCE = Fraction(1, 200)
 _WORD_SHARE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|\d+)\s+(" + "|".join(FRACTION_WORDS)

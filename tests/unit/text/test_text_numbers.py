@@ -86,6 +86,13 @@ def test_identifiers_markers_and_enumerators_are_not_numbers(text):
     assert extract_numbers(text) == []
 
 
+@pytest.mark.parametrize("text, value", [("Under-12s travel free.", 12), ("a discount for over-65s", 65),
+                                         ("the under-5s class", 5)])
+def test_an_age_group_written_with_a_hyphen_is_a_number(text, value):
+    # "Under-12s" was no number at all (a hyphen after letters reads as an identifier: COVID-19)
+    assert [m.values[0] for m in extract_numbers(text)] == [value]
+
+
 def test_lone_ambiguous_words_are_skipped_in_claims_only():
     claim = "She was one of the first to arrive, a second later."
     assert extract_numbers(claim, ambiguous_words=False) == []

@@ -617,3 +617,18 @@ def test_a_looser_bound_of_a_condition_is_not_stated(claim, source):
 )  # fmt: skip
 def test_a_bound_of_an_amount_or_the_same_bound_written_otherwise_passes(claim, source):
     assert det(claim, source).stage != "numbers", det(claim, source).reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, blocked",
+    [
+        # an age group names people of that age: the claim's "children" is what "under-12s" speaks of
+        ("Children under 12 travel free.", "Under-12s travel free on all buses.", False),
+        ("Adults over 65 get a discount.", "Over-65s get a 20% discount.", False),
+        ("Children under 10 travel free.", "Under-12s travel free on all buses.", True),
+        ("Under-10s travel free.", "Under-12s travel free on all buses.", True),
+    ],
+)  # fmt: skip
+def test_an_age_group_states_its_age_of_the_people_it_names(claim, source, blocked):
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="deterministic")
+    assert (v.stage == "numbers") is blocked, v.reason
