@@ -11,16 +11,12 @@ allowed) ends the state, as does a "from ... to ..." / "between ... and ..." spa
 past ("was Brazil's capital until 1960"), one that carries its own time ("is the capital since 1960"), or a
 negated one is left to the other checks. The cascade runs it with the negation rule; a conflict makes the
 source `unsupported` (stage `ended`) whatever a model says.
-
-`moved_away`, in the same stage: a place the claim says someone or something is in now ("She lives in
-Leeds") where the source says they moved from it to another ("born in Leeds before moving to York").
 """
 
 from __future__ import annotations
 
 import re
 
-from citebound.text.stem import STOP_WORDS
 from citebound.verify.spans import find_span, rest_of_sentence
 
 # the claim's present copula, the first one, as a word ("is", "are", "remains"), not negated after it
@@ -57,58 +53,4 @@ def ended_states(claim: str, window: str) -> list[str]:
         if span is not None and _ENDED.match(after := window[span[1] :]):
             rest = rest_of_sentence(after)
             return [f"the source says it was so {rest[:80]!r}, not that it still {m.group(1).lower()}"]
-    return []
-
-
-# "She lives in Leeds", "The firm is based in Berlin": where someone or something is now
-_LIVES_IN = re.compile(r"^\s*(?P<subject>(?:[\w'’-]+\s+){1,6}?)(?:now\s+|currently\s+|still\s+)?"
-                       r"(?:lives|live|resides|reside|works|work|is\s+based|are\s+based|is\s+headquartered|"
-                       r"are\s+headquartered|is\s+located|are\s+located)\s+(?:in|at)\s+"
-                       r"(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-# "before moving to York", "moved to Munich in 2015", "relocated its headquarters to Lyon"
-_MOVED_TO = re.compile(r"\b(?:moved|moving|moves|relocated|relocating|emigrated|emigrating)\s+(?:(?:its|their|his|her)\s+"
-                       r"(?:\w+\s+){0,2})?to\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-_PRONOUN_SUBJECTS = frozenset({"she", "he", "they", "it", "we"})
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
-# the words that may stand between the place left and the move: time and the sentence's own subject
-_LINKING = frozenset({"before", "but", "and", "then", "later", "when", "after", "until", "in", "on", "at", "the", "she",
-                      "he", "it", "they", "we", "was", "were", "had", "has", "have", "eventually", "finally",
-                      "subsequently", "years", "year", "months", "decades", "a", "an", "few", "some", "early", "late",
-                      "january", "february", "march", "april", "may", "june", "july", "august", "september",
-                      "october", "november", "december", "age", "of", "aged"})
-
-
-def moved_away(claim: str, window: str) -> list[str]:
-    """A place the claim says someone or something is in now, where the source says they moved from it to
-    another: "She now lives in Leeds" against "She was born in Leeds before moving to York" (full supported
-    it, P = 0.82). The claim's subject must be the sentence's (its words before the place, or a pronoun that
-    opens the sentence), the place named before the move, and not again after it anywhere in the window
-    ("moved to York and later back to Leeds")."""
-    m = _LIVES_IN.match(claim)
-    if m is None:
-        return []
-    place = m.group("place").casefold()
-    if re.search(rf"\b(?:lives|live|resides|works|work|is|are|remains|remain|still)\s+(?:[\w'’-]+\s+)?(?:in|at)\s+"
-                 rf"{re.escape(place)}\b", window, re.IGNORECASE):
-        return []  # the source says it is there now too ("works in London but moved to Surrey")
-    subject = [w.casefold() for w in re.findall(r"[\w'’-]+", m.group("subject"))]
-    for s in _SENTENCE.finditer(window):
-        sentence = s.group(0)
-        for move in _MOVED_TO.finditer(sentence):
-            to, before = move.group("place").casefold(), sentence[: move.start()].casefold()
-            at = [p.end() for p in re.finditer(rf"\b{re.escape(place)}\b", before)]
-            if place in to or to in place or not at:
-                continue
-            between = re.findall(r"[^\W\d_]+", before[at[-1] :])
-            if any(w not in _LINKING for w in between):
-                continue  # another subject may be the one who moved ("and its rival moved to Munich")
-            if re.search(rf"\b{re.escape(place)}\b", window[s.start() + move.end() :].casefold()) or "back" in move.group(0):
-                continue
-            opener = re.match(r"\s*([\w'’-]+)", sentence)
-            if subject[-1] in _PRONOUN_SUBJECTS:
-                if not opener or opener.group(1).casefold() != subject[-1]:
-                    continue
-            elif not all(re.search(rf"\b{re.escape(w)}\b", before) for w in subject if w not in STOP_WORDS):
-                continue
-            return [f"the source says it moved from {m.group('place')!r} to {move.group('place')!r}"]
     return []
