@@ -106,7 +106,7 @@ from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
-from citebound.verify.checks.kinds import swapped_kinds, swapped_timeliness
+from citebound.verify.checks.kinds import swapped_kinds, swapped_multiples, swapped_timeliness
 from citebound.verify.checks.order import reversed_orders
 from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts, weighed_as_decided
@@ -138,7 +138,8 @@ _CONTRADICTION_RULES = (
                                                   or denied_permissions(claim, window)),
     ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
                                                   if c.stemming else []),
-    ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)),
+    ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)
+                                              or swapped_multiples(claim, window)),
     ("order", lambda c, claim, window, source: reversed_orders(claim, window)),
     ("dates", lambda c, claim, window, source: date_conflicts(claim, window)),
     ("role", lambda c, claim, window, source: role_conflicts(claim, window) or swapped_roles(claim, window, source)
