@@ -118,6 +118,9 @@ _HEDGE_APPROX = re.compile(
     r"(?:about|approximately|approx\.?|around|roughly|nearly|almost|some|circa|ca\.|~|an estimated)\s*$",
     re.IGNORECASE,
 )
+# "no more than 12" bounds from above, "not less than 5" from below
+_HEDGE_NEGATED = re.compile(r"\b(?:no|not)\s+(?:(more|greater|longer|later|higher|over|above|exceeding)|(less|fewer|"
+                            r"shorter|lower|earlier|under|below))(?:\s+than)?\s*$", re.IGNORECASE)
 _HEDGE_AT_LEAST = re.compile(r"(?:more than|over|above|at least|exceeding|upwards of|>)\s*$", re.IGNORECASE)
 _HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|<)\s*$", re.IGNORECASE)
 
@@ -238,6 +241,8 @@ def _hedge(text: str, start: int) -> str:
     before = text[max(0, start - 24) : start]
     if _HEDGE_APPROX.search(before):
         return "approx"
+    if negated := _HEDGE_NEGATED.search(before):
+        return "at_most" if negated.group(1) else "at_least"
     if _HEDGE_AT_LEAST.search(before):
         return "at_least"
     if _HEDGE_AT_MOST.search(before):

@@ -94,6 +94,7 @@ from citebound.verify.checks.lexical import (
     stemmed_terms,
     support_fraction,
 )
+from citebound.verify.checks.bounds import reversed_bounds
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
@@ -128,7 +129,7 @@ BLOCKED_SCORE_FACTOR = 0.25
 # first that finds a conflict settles the source, so the later ones are not read.
 _CONTRADICTION_RULES = (
     ("numbers", lambda c, claim, window, source: crossed_values(claim, window) or misplaced_values(claim, window)
-                                                  or compared_values(claim, window)),
+                                                  or compared_values(claim, window) or reversed_bounds(claim, window)),
     ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
