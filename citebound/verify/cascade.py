@@ -109,7 +109,7 @@ from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations,
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.kinds import swapped_kinds, swapped_multiples, swapped_timeliness
 from citebound.verify.checks.order import reversed_orders
-from citebound.verify.checks.opposites import OPPOSITE_FACTOR, opposed_words, swapped_opposites
+from citebound.verify.checks.opposites import OPPOSITE_FACTOR, clause_opposites, opposed_words, swapped_opposites
 from citebound.verify.checks.plans import plan_conflicts, weighed_as_decided
 from citebound.verify.checks.roles import (
     crossed_roles,
@@ -137,8 +137,8 @@ _CONTRADICTION_RULES = (
     ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
     ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)
                                                   or denied_permissions(claim, window)),
-    ("opposite", lambda c, claim, window, source: swapped_opposites(claim, window, source_states(source))
-                                                  if c.stemming else []),
+    ("opposite", lambda c, claim, window, source: (swapped_opposites(claim, window, source_states(source))
+                                                   or clause_opposites(claim, window)) if c.stemming else []),
     ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)
                                               or swapped_multiples(claim, window)),
     ("order", lambda c, claim, window, source: reversed_orders(claim, window)),

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import tokens
-from citebound.verify.checks.comparison import comparisons, implicit_comparisons
+from citebound.verify.checks.comparison import _NOT_SUPERLATIVE, comparisons, implicit_comparisons
 
 OPPOSITE_FACTOR = 0.5
 
@@ -235,3 +235,73 @@ def _compared(text: str) -> set[str]:
     knows a restatement with the sides swapped ("B has more features than A" / "A has fewer features
     than B") from a comparison turned around (checks/comparison.py)."""
     return {c.phrase.split()[0] for c in comparisons(text)}
+
+
+# where one statement of a window ends and another begins: a sentence, a semicolon, a contrast
+_STATEMENTS = re.compile(r"(?<=[.!?])\s+|;|,?\s+\b(?:while|whereas|but)\b", re.IGNORECASE)
+_SCOPED = frozenset({"most", "least", "more", "less", "fewer", "greater", "smaller", "many", "few", "best", "worst"})
+_CLAUSE_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|cannot)\b|n't\b", re.IGNORECASE)
+
+
+def clause_opposites(claim: str, window: str) -> list[str]:
+    """The opposite of a claim word in the statement of the window about the claim's subject, where the
+    window states the claim's word only of something else: "The booking deposit is refundable" against "The
+    booking deposit is non-refundable; the remaining balance is refundable", "Operating profit rose" against
+    "Revenue rose 12%, while operating profit fell 8%" (full supported both, P 0.95 and 0.90).
+    `swapped_opposites` steps aside there because the source states the claim's word. The subject is the
+    claim's content words before its word (two at least, or one with a modifier before it); a statement
+    (sentence, part after a semicolon or before "while / whereas / but") that names all of them and the
+    opposite (or the word with a negative prefix: "non-refundable", "limited" for "unlimited") conflicts, unless
+    a statement names them with the claim's word, or either negates."""
+    c_toks = tokens(claim)
+    if _CLAUSE_NEGATION.search(claim):
+        return []
+    statements = [s for s in _STATEMENTS.split(window) if s and s.strip()]
+    if len(statements) < 2:
+        return []
+    out = []
+    claim_low = claim.casefold()
+    for k, tok in enumerate(c_toks):
+        s = stem(_BASE.get(tok, tok))
+        if tok in _SCOPED or (tok.endswith("est") and tok not in _NOT_SUPERLATIVE) or re.search(rf"\bnon-{re.escape(tok)}\b", claim_low):
+            continue  # "most prevalent among ...": a superlative's scope is its own; "non-toxic" is the claim's
+        prefixed = _un_forms(tok)
+        if s not in OPPOSITES and not prefixed:
+            continue
+        subject = {stem(t) for t in c_toks[:k] if t.isalpha() and t not in STOP_WORDS}
+        if len(subject) < 2:
+            continue
+        holding = [st for st in statements if subject <= alpha_content_stems(tokens(st))]
+        if not holding:
+            continue
+        plain = re.compile(rf"(?<![\w-]){re.escape(tok)}\b", re.IGNORECASE)
+        if any(plain.search(st) for st in holding):
+            continue  # a statement about the subject says it the claim's way
+        for st in holding:
+            if _CLAUSE_NEGATION.search(st):
+                continue
+            low = st.casefold()
+            hit = next((w for w in prefixed if re.search(rf"(?<![\w-]){re.escape(w)}\b", low)), None)
+            if hit is None and s in OPPOSITES and s not in _CONVERSE:
+                hit = next((w for o, w in _stems(tokens(st)).items() if o in OPPOSITES[s]), None)
+            if hit is not None and not re.search(rf"(?<![\w-]){re.escape(hit)}\b", _sentence_with(claim_low, tok)):
+                named = " ".join(t for t in c_toks[:k] if t.isalpha() and t not in STOP_WORDS)
+                out.append(f"the claim says {tok!r} of {named!r} where its evidence says {hit!r}")
+                return out
+    return out
+
+
+def _un_forms(word: str) -> list[str]:
+    """The word with "un" / "non" added or taken away ("refundable": "non-refundable", "unlimited": "limited"),
+    five letters of base at least; the other prefixes make other words too often ("formed" / "informed")."""
+    if not word.isalpha() or len(word) < 5:
+        return []
+    for p in ("non", "un"):
+        if word.startswith(p) and len(word) - len(p) >= 5:
+            return [word[len(p) :]]
+    return [f"un{word}", f"non{word}", f"non-{word}"]
+
+
+def _sentence_with(text: str, word: str) -> str:
+    """The sentence of `text` (folded) that has `word` ("acquitted of murder but convicted of manslaughter")."""
+    return next((p for p in re.split(r"(?<=[.!?])\s+", text) if re.search(rf"\b{re.escape(word)}\b", p)), text)
