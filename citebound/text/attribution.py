@@ -17,8 +17,9 @@ _SAYING = (r"says?|said|states?|stated|notes|noted|note|reports|reported|explain
            r"points?\s+out|pointed\s+out|specify|stipulated|"
            r"mentions?|mentioned|specifies|specified|lists?|listed|describes?|described|confirms?|confirmed|"
            r"indicates?|indicated|shows?|showed|shown|finds|found|reads?|stipulates?|advises?|advised|tells?|told")
-# "According to the policy, ", "As the leaflet notes, ", "Per the contract, "
-_ACCORDING = re.compile(r"^\s*(?:according\s+to|as\s+(?:stated|noted|set\s+out|described)\s+in|per|under)\s+"
+# "According to the policy, ", "Based on the handbook, ", "As the leaflet notes, ", "Per the contract, "
+_ACCORDING = re.compile(r"^\s*(?:according\s+to|based\s+on|as\s+per|as\s+(?:stated|noted|set\s+out|described)\s+in|per|"
+                        r"under)\s+"
                         r"[^,]{1,60},\s*", re.IGNORECASE)
 _AS_SAYS = re.compile(rf"^\s*as\s+[^,]{{1,50}}?\b(?:{_SAYING})\b,\s*", re.IGNORECASE)
 # "The report says (that) ", "The hotel's terms state that ", "The minutes show ": a subject of at most six

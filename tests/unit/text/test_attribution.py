@@ -12,6 +12,8 @@ from citebound.verify.cascade import Cascade
     "claim, statement",
     [
         ("According to the policy, staff in any role may work remotely.", "Staff in any role may work remotely."),
+        ("Based on the handbook, staff in any role may work remotely.", "Staff in any role may work remotely."),
+        ("As per the contract, rent is due monthly.", "Rent is due monthly."),
         ("The report says spring rainfall was above average.", "Spring rainfall was above average."),
         ("The hotel's terms say loyalty members get a late check-out.", "Loyalty members get a late check-out."),
         ("The leaflet warns that this medicine causes drowsiness.", "This medicine causes drowsiness."),
