@@ -99,7 +99,12 @@ from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
 from citebound.verify.checks.conditions import dropped_conditions, waived_conditions
-from citebound.verify.checks.exceptions import affirmed_by_exception, exception_conflicts, restated_by_exception
+from citebound.verify.checks.exceptions import (
+    affirmed_by_exception,
+    denied_by_exception,
+    exception_conflicts,
+    restated_by_exception,
+)
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.speakers import wrong_speakers
@@ -130,7 +135,9 @@ BLOCKED_SCORE_FACTOR = 0.25
 _CONTRADICTION_RULES = (
     ("numbers", lambda c, claim, window, source: crossed_values(claim, window) or misplaced_values(claim, window)
                                                   or compared_values(claim, window) or reversed_bounds(claim, window)),
-    ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(claim, window)
+    # (an exception restated is read on the statement, "Based on the rules, ..." aside)
+    ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(without_attribution(claim), window)
+                                                   or denied_by_exception(without_attribution(claim), window)
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),

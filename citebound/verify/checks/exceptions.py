@@ -87,6 +87,27 @@ def affirmed_by_exception(claim: str, evidence: str) -> bool:
     return False
 
 
+def denied_by_exception(claim: str, evidence: str) -> bool:
+    """True when the evidence states something of everything except what the claim names, and the claim
+    denies it of that: "Year 13 students don't have to wear uniform" against "All pupils must wear uniform on
+    trips, except Year 13 students" restates the exception (the mirror of `affirmed_by_exception`)."""
+    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or not _negated(claim):
+        return False
+    claimed = _stems(claim) - _NEGATION_STEMS
+    numbers = set(re.findall(r"\d+", claim))
+    for _, phrase, before in _exceptions(evidence):
+        if _negated(before) or not numbers <= set(re.findall(r"\d+", phrase + " " + before)):
+            continue  # "Year 9 pupils" are not the excepted "Year 10 pupils"
+        excepted, stated = _stems(phrase), _stems(before)
+        if (claimed & excepted) - stated and claimed <= stated | excepted:
+            return True
+    return False
+
+
+_NEGATION_STEMS = frozenset({"not", "no", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "won't", "cannot",
+                             "can't", "need", "needn't", "have", "has", "to"})
+
+
 def exception_conflicts(claim: str, evidence: str) -> list[str]:
     """Each exception of the evidence that the claim states the excepted thing against, as a readable
     phrase; empty when there is none or the rule cannot relate them."""

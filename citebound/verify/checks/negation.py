@@ -348,12 +348,22 @@ def unshown(text: str) -> dict[str, str]:
     return out
 
 
+# a denial of doing something without a thing: a requirement of that thing, said twice negated
+_DENIED_WITHOUT = re.compile(r"\b(?:no\s+\w+(?:\s+\w+)?\s+(?:may|can|shall|will|is\s+allowed\s+to)|cannot|can't|may\s+not|"
+                             r"must\s+not|mustn't|shall\s+not|will\s+not|won't|never)\s+(?:\w+\s+){1,6}?without\b",
+                             re.IGNORECASE)
+_REQUIRED = re.compile(r"\b(?:required|requires?|need|needs|needed|must|have\s+to|has\s+to|necessary|essential|"
+                       r"mandatory|compulsory)\b", re.IGNORECASE)
+
+
 def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     """Each content word the claim and the evidence disagree about, as a readable phrase: the
     evidence negates it and the claim states it plainly, or the other way round. Empty when they agree
     (or when neither text holds a negation cue)."""
     if not (_HAS_CUE.search(claim) or _HAS_CUE.search(evidence)):
         return []
+    if _DENIED_WITHOUT.search(evidence) and _REQUIRED.search(claim) and not _HAS_CUE.search(claim):
+        return []  # "No passenger may board without a ticket" is "A ticket is required to board"
     c_neg, c_plain = polarity(claim)
     e_neg, e_plain = polarity(evidence)
     _no_noun_aux_verb(claim, c_neg, c_plain, e_neg)

@@ -7,6 +7,7 @@ import pytest
 
 from citebound.verify.cascade import Cascade
 from citebound.verify.checks.exceptions import (
+    denied_by_exception,
     affirmed_by_exception,
     exception_conflicts,
     excepted_words,
@@ -71,3 +72,36 @@ def test_the_opposite_of_a_statement_said_of_its_exception_restates_it(claim, so
     assert (restated_by_exception(claim, source) is not None) == restated
     v = Cascade().check_pair(claim, source)
     assert (v.label == "supported") == restated, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, restated",
+    [
+        # blind set 20's b20-39 kind: the negation rule blocked the exception restated as a denial
+        ("Year 10 pupils don't have to wear a blazer on trips.",
+         "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", True),
+        ("Staff in the Leeds office do not get a bonus.", "All staff get a bonus in December, except those in the Leeds office.", True),
+        ("Year 9 pupils don't have to wear a blazer on trips.",
+         "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", False),
+        ("Year 10 pupils wear a blazer on trips.",
+         "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", False),  # not negated
+    ],
+)  # fmt: skip
+def test_a_denial_of_the_excepted_thing_restates_the_exception(claim, source, restated):
+    assert denied_by_exception(claim, source) is restated
+    if restated:
+        v = Cascade().check_pair(claim, source)
+        assert v.stage != "negation", v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        ("A valid ticket is required to board the ferry.", "No passenger may board the ferry without a valid ticket."),
+        ("You need a permit to park here.", "You cannot park here without a permit."),
+    ],
+)
+def test_a_denial_of_doing_without_is_a_requirement(claim, source):
+    # b20-13: "No passenger may board ... without" was read as a denial of boarding
+    v = Cascade().check_pair(claim, source)
+    assert v.stage != "negation", v.reason
