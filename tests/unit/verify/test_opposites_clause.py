@@ -41,6 +41,17 @@ def test_the_opposite_said_of_the_claim_s_subject_is_unsupported(claim, source):
          "The infection is least common among older adults; it is most common among people aged 16 to 24."),
         ("Radioiodine treatment of non-toxic goitre reduces thyroid volume.",
          "Radioiodine treatment reduces thyroid volume; non-toxic goitre is common."),
+        # a review's false blocks (2026-12-03): the word in another form, another time, a part of the subject,
+        # a passive, a statement without the claim's context
+        ("Operating profit rose in 2021.", "Operating profit was rising throughout 2021; operating profit fell in 2020."),
+        ("Coal imports rose in 2021.", "In 2021 purchases of foreign coal rose 8%. Coal imports fell in 2020."),
+        ("Sales in Asia rose.", "Asian sales rose 9%. Sales of phones in Asia fell 2%."),
+        ("The share price of the bank rose after the merger.",
+         "After the merger, the stock rose 10%. The share price of the bank fell before the merger."),
+        ("The trial jury acquitted the defendant of murder.",
+         "The defendant was acquitted of murder but convicted of manslaughter by the trial jury."),
+        ("Total company sales rose.", "Total company sales climbed 3% even though company sales in Europe fell."),
+        ("The public pool is closed on Mondays.", "The public pool is open every day except Mondays; the sauna is closed."),
     ],
 )  # fmt: skip
 def test_the_claim_s_word_said_of_its_subject_or_no_statement_about_it_is_left_alone(claim, source):
