@@ -449,6 +449,7 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
                 _AT_TIME.search(before) or _CLAUSE_END.match(clean, m.end())):  # fmt: skip
             hour = 0 if m.group(1).casefold() == "midnight" else 12
             mentions.append(NumberMention(m.group(0), m.start(), m.end(), (hour,), "time"))
+    mentions += _part_mentions(clean, hedges)  # "one and a half hours": one measure, not the number one
     clean = _blank_spans(clean, [(n.start, n.end) for n in mentions])
     digit_mentions = _digit_mentions(clean, hedges)
     # "1.5 million" is one number: keep its scale word out of the word scan
@@ -496,15 +497,33 @@ _ONCE_WORDS = ("every", "hourly", "daily", "nightly", "weekly", "monthly", "quar
 
 
 _HALF = re.compile(rf"\b(?:(?:an?|one)\s+({_PERIOD})\s+and\s+a\s+half|half\s+an?\s+({_PERIOD}))\b", re.IGNORECASE)
+# "one and a half hours", "2 and a quarter years": a whole number and a part, before the period's word
+_AND_A_PART = re.compile(rf"\b(\d{{1,3}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+and\s+a\s+"
+                         rf"(half|quarter)\s+({_PERIOD}s?)\b", re.IGNORECASE)
 
 
 def _half_mentions(text: str) -> list[NumberMention]:
     """"an hour and a half" is 1.5 hours, "half a day" 0.5 days (kind "measure": the unit is in its text),
     so that "90 minutes" restates it (checks/numbers.py converts units of one measure)."""
-    if "half" not in text and "Half" not in text and "HALF" not in text:
+    low = text.casefold()
+    if "half" not in low and "quarter" not in low:
         return []
-    return [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
-                          "measure") for m in _HALF.finditer(text)]  # fmt: skip
+    out = [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
+                         "measure") for m in _HALF.finditer(text)]  # fmt: skip
+    return out
+
+
+def _part_mentions(text: str, hedges: bool) -> list[NumberMention]:
+    """"one and a half hours" is 1.5 hours, "2 and a quarter years" 2.25 years (kind "measure")."""
+    if " and a " not in text:
+        return []
+    out = []
+    for m in _AND_A_PART.finditer(text):
+        whole = int(m.group(1)) if m.group(1).isdigit() else UNITS[m.group(1).casefold()]
+        part = Fraction(1, 2) if m.group(2).casefold() == "half" else Fraction(1, 4)
+        hedge = _hedge(text, m.start()) if hedges else ""
+        out.append(NumberMention(m.group(0), m.start(), m.end(), (whole + part,), "measure", hedge))
+    return out
 
 
 def _frequency_mentions(text: str, lenient: bool) -> list[NumberMention]:

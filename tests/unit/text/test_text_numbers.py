@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from citebound.text.numbers import extract_numbers, number_keys
@@ -91,6 +93,13 @@ def test_identifiers_markers_and_enumerators_are_not_numbers(text):
 def test_an_age_group_written_with_a_hyphen_is_a_number(text, value):
     # "Under-12s" was no number at all (a hyphen after letters reads as an identifier: COVID-19)
     assert [m.values[0] for m in extract_numbers(text)] == [value]
+
+
+@pytest.mark.parametrize("text, value", [("one and a half hours", Fraction(3, 2)), ("3 and a half years", Fraction(7, 2)),
+                                         ("two and a quarter hours", Fraction(9, 4))])
+def test_a_whole_number_and_a_part_before_a_period_is_one_measure(text, value):
+    # "one and a half hours" was the number one (b20-06: "90 minutes" against it was refused)
+    assert [(m.kind, m.values) for m in extract_numbers(text)] == [("measure", (value,))]
 
 
 def test_lone_ambiguous_words_are_skipped_in_claims_only():
