@@ -61,6 +61,8 @@ from citebound.text.numbers import (
     _NUMBER_WORDS,
     FRACTION_WORDS,
     ORDINALS,
+    PERIOD_WORD,
+    recurrences,
     RANKED,
     Number,
     NumberMention,
@@ -711,6 +713,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             continue  # "in the late nineteenth century", "in the 1880s": a year of the source within it
         if not candidates and mention.text.casefold() == "one" and _said_as_one(source, claim, mention.end):
             continue  # "one hour" stated as "an hour", "a single week"
+        if not candidates and _same_frequency(claim, mention, source):
+            continue  # "twice a year" stated as "every six months"
         if not candidates:
             problems.append(NumberProblem(mention, "absent", describe(mention)))
             continue
@@ -995,6 +999,23 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
 _AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
 _PEOPLE = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers", "patients",
            "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone", "everyone")
+_RATE_AFTER = re.compile(rf"\s+(?:times\s+)?(?:(?:a|an|per|each|every)\s+{PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|"
+                         rf"monthly|quarterly|yearly|annually)\b)", re.IGNORECASE)
+_EVERY_BEFORE = re.compile(r"\bevery\s+$", re.IGNORECASE)
+_PERIOD_AFTER = re.compile(rf"\s+{PERIOD_WORD}\b", re.IGNORECASE)
+
+
+def _same_frequency(claim: str, mention: NumberMention, source: str) -> bool:
+    """Whether a claim number is a frequency ("twice a year", "every six months") the source states as the
+    same interval in the other way of writing it."""
+    rate = _RATE_AFTER.match(claim, mention.end)
+    every = _EVERY_BEFORE.search(claim, max(0, mention.start - 7), mention.start)
+    if not rate and not (every and _PERIOD_AFTER.match(claim, mention.end)):
+        return False
+    mine = {i for _, _, i in recurrences(claim[max(0, mention.start - 7) : mention.end + 24])}
+    return bool(mine & {i for _, _, i in recurrences(source)})
+
+
 # A share written two ways: "one in four", "25 percent", "a quarter" (a percent rounded: "33 percent" is a third)
 _SHARE_TOLERANCE = Fraction(1, 200)
 _WORD_SHARE = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|\d+)\s+(" + "|".join(FRACTION_WORDS)

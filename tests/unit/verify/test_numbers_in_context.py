@@ -632,3 +632,25 @@ def test_a_bound_of_an_amount_or_the_same_bound_written_otherwise_passes(claim, 
 def test_an_age_group_states_its_age_of_the_people_it_names(claim, source, blocked):
     v = check_claim(claim, ("S1",), {"S1": source}, checker="deterministic")
     assert (v.stage == "numbers") is blocked, v.reason
+
+
+@pytest.mark.parametrize(
+    "claim, source, blocked",
+    [
+        # blind set 20's b20-50: "twice a year" was a missing 2
+        ("Replace the filter twice a year.", "Replace the water filter every six months.", False),
+        ("Replace the filter every six months.", "Replace the water filter twice a year.", False),
+        ("Take a tablet twice a day.", "Take one tablet every 12 hours.", False),
+        ("Take a tablet three times a day.", "Take one tablet every 12 hours.", True),
+        ("Replace the filter twice a year.", "Replace the water filter every four months.", True),
+    ],
+)  # fmt: skip
+def test_a_frequency_written_as_an_interval_is_the_same_number(claim, source, blocked):
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="deterministic")
+    assert (v.stage == "numbers") is blocked, v.reason
+
+
+def test_the_model_reads_the_interval_as_the_claim_writes_it():
+    from citebound.text.numbers import written_as_in
+
+    assert "twice a year" in written_as_in("Replace the filter twice a year.", "Replace the filter every six months.")
