@@ -12,9 +12,7 @@ is wide on purpose: a source that says any of them is left to the other checks, 
 where no reading of the source gives a cause. A verb can state the cause too ("Fog delayed flights" is
 "Flights were delayed because of fog"): a source sentence that states the claim's effect (all its content
 words) and names its cause (one of its words) is left alone as well, so the rule fires where the source
-states the two apart ("Engineers found cracks in the bridge. The bridge was closed in May."). A cause may be the claim's subject ("The clubs caused attendance to rise"), and a sentence that only says two
-things went together ("Schools that introduced a club saw attendance rise", "were more likely to") names no
-cause however many of the claim's words it has. A negated claim ("not
+states the two apart ("Engineers found cracks in the bridge. The bridge was closed in May."). A negated claim ("not
 because of") is left alone. The price of the wide list: a temporal "since January" or "after the
 meeting" in the source also makes the rule step aside.
 """
@@ -32,8 +30,6 @@ from citebound.text.tokenize import is_contracted_negation, tokens
 _CLAIMED_CAUSE = re.compile(
     r"\b(?:because(?:\s+of)?|due\s+to|owing\s+to|as\s+a\s+(?:result|consequence)\s+of|caused\s+by|thanks\s+to|"
     r"(?:led|leads|lead|leading)\s+to|result(?:ed|s)?\s+(?:in|from)|the\s+result\s+of|on\s+account\s+of|"
-    # the cause as the subject: "the clubs caused attendance to rise"
-    r"(?P<active>caused|causes)(?!\s+by)|"
     # a purpose ("will cut 200 jobs to reduce costs", "in order to", "in a bid to")
     r"(?P<purpose>in\s+order\s+to|so\s+as\s+to|in\s+an?\s+(?:bid|effort|attempt)\s+to|with\s+the\s+aim\s+of|"
     r"(?P<bare>to)\s+(?=(?:reduce|cut|lower|save|boost|improve|increase|raise|avoid|prevent|protect|attract|offset|"
@@ -53,9 +49,6 @@ _CAUSAL_WORDS = frozenset(
 _PURPOSE_WORDS = frozenset("aim aims aimed aiming goal goals purpose purposes bid effort efforts attempt intended "
                            "order".split())
 _NEGATIONS = frozenset("not no never".split())
-# a sentence that says two things went together, not that one made the other
-_ALONGSIDE = re.compile(r"\b(?:saw|see|sees|seen|associated|linked|correlated|correlation|coincided|alongside|"
-                        r"(?:more|less)\s+likely|observational)\b", re.IGNORECASE)
 
 
 def invented_causes(claim: str, source: str) -> list[str]:
@@ -73,13 +66,9 @@ def invented_causes(claim: str, source: str) -> list[str]:
     if any(t in _CAUSAL_WORDS or (purpose and t in _PURPOSE_WORDS) for t in tokens(source)):
         return []
     effect, cause = alpha_content_stems(before), alpha_content_stems(after)
-    if m.group("active"):
-        effect, cause = cause, effect  # "the clubs caused attendance to rise": the effect comes after
     for start, end in sentence_spans(source) or [(0, len(source))]:
-        sentence = source[start:end]
-        words = alpha_content_stems(tokens(sentence))
-        if effect <= words and words & cause and not _ALONGSIDE.search(sentence):
-            return []  # one sentence names both: a verb may state the cause ("Fog delayed flights"), unless it
-            # only says they went together ("Schools that introduced a breakfast club saw attendance rise")
+        words = alpha_content_stems(tokens(source[start:end]))
+        if effect <= words and words & cause:
+            return []  # one sentence names both: a verb may state the cause ("Fog delayed flights")
     said = claim[m.start() :].rstrip(" .!?") if m.group("bare") else m.group(0)  # "to reduce costs"
     return [f"the claim says {' '.join(said.split())!r}; the source states no cause"]

@@ -44,22 +44,3 @@ def test_a_cause_the_source_never_states_is_unsupported(claim, source):
 )
 def test_a_cause_the_source_may_state_is_left_to_the_other_checks(claim, source):
     assert invented_causes(claim, source) == []
-
-
-@pytest.mark.parametrize(
-    "claim, source, invented",
-    [
-        # blind set 20's b20-45 kind (full 0.93): a correlation stated as a cause, the cause as the subject
-        ("The homework clubs caused test scores to rise by 6%.",
-         "Schools that set up a homework club saw test scores rise by 6% on average.", True),
-        ("Daily walks led to a 10% drop in blood pressure.",
-         "People who walked daily were more likely to have a 10% drop in blood pressure.", True),
-        ("The homework clubs raised test scores.", "Schools that set up a homework club saw test scores rise.", False),
-        ("The storm caused the outage.", "The storm caused the outage, the utility said.", False),
-        # the source says they went together, not that one made the other
-        ("The new drug caused the tumours to shrink.", "Tumours shrank in patients given the new drug.", True),
-        ("The outage was caused by a storm.", "A storm passed over the town. The outage lasted three hours.", True),
-    ],
-)  # fmt: skip
-def test_a_cause_as_the_subject_and_a_correlation_are_read(claim, source, invented):
-    assert bool(invented_causes(claim, source)) is invented
