@@ -258,7 +258,7 @@ def _orientation(claim: Comparison, evidence: Comparison) -> int:
 # "the oldest ... in Europe": a superlative and the words of its scope, to the clause's end
 _SUPERLATIVE = re.compile(r"\b(one\s+of\s+the|among\s+the|the)\s+((?:most|least)\s+[^\W\d_]+|[^\W\d_]{3,}est|best|worst)\b"
                           r"((?:(?!\b(?:and|but|or|while|whereas|one\s+of|among)\b)[^.;:!?,])*)", re.IGNORECASE)
-_NOT_SUPERLATIVE = frozenset({"interest", "rest", "west", "test", "guest", "forest", "request", "contest", "protest",
+NOT_SUPERLATIVES = frozenset({"interest", "rest", "west", "test", "guest", "forest", "request", "contest", "protest",
                               "harvest", "honest", "modest", "suggest", "latest", "nest", "chest", "quest", "pest",
                               "crest", "manifest", "invest", "digest", "arrest", "conquest", "earnest", "midwest"})  # fmt: skip
 
@@ -283,7 +283,7 @@ def superlative_conflicts(claim: str, evidence: str) -> list[str]:
     read against "in Europe")."""
     out = []
     for c in _SUPERLATIVE.finditer(claim):
-        if c.group(1).lower() != "the" or c.group(2).lower() in _NOT_SUPERLATIVE:
+        if c.group(1).lower() != "the" or c.group(2).lower() in NOT_SUPERLATIVES:
             continue
         word, scope = c.group(2).lower(), _scope_words(c.group(3))
         related = [e for e in _SUPERLATIVE.finditer(evidence)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from citebound.text.stem import STOP_WORDS, alpha_content_stems, stem
 from citebound.text.tokenize import tokens
-from citebound.verify.checks.comparison import _NOT_SUPERLATIVE, comparisons, implicit_comparisons
+from citebound.verify.checks.comparison import NOT_SUPERLATIVES, comparisons, implicit_comparisons
 
 OPPOSITE_FACTOR = 0.5
 
@@ -272,7 +272,8 @@ def clause_opposites(claim: str, window: str) -> list[str]:
     claim_low = claim.casefold()
     for k, tok in enumerate(c_toks):
         s = stem(_BASE.get(tok, tok))
-        if tok in _SCOPED or (tok.endswith("est") and tok not in _NOT_SUPERLATIVE) or re.search(rf"\bnon-{re.escape(tok)}\b", claim_low):
+        if tok in _SCOPED or (tok.endswith("est") and tok not in NOT_SUPERLATIVES) or re.search(
+                rf"\bnon-{re.escape(tok)}\b", claim_low):
             continue  # "most prevalent among ...": a superlative's scope is its own; "non-toxic" is the claim's
         prefixed = _un_forms(tok)
         if s not in OPPOSITES and not prefixed:
