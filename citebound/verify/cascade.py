@@ -106,7 +106,7 @@ from citebound.verify.checks.exceptions import (
     restated_by_exception,
 )
 from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
-from citebound.verify.checks.scope import invented_only, scope_conflicts
+from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.speakers import wrong_speakers
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
@@ -141,7 +141,7 @@ _CONTRADICTION_RULES = (
                                                    else polarity_conflicts(claim, window)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
-    ("scope", lambda c, claim, window, source: scope_conflicts(claim, window) or invented_only(claim, source)),
+    ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
     ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)
                                                   or denied_permissions(claim, window)),
     ("opposite", lambda c, claim, window, source: (swapped_opposites(claim, window, source_states(source))

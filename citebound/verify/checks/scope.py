@@ -27,9 +27,6 @@ and every other content word of the claim is in the clause (sentence, or part of
 semicolons) that names the noun so (the claim restates that statement with its scope changed). A
 negated claim is left alone. The cascade runs it with the negation rule; a conflict makes the source
 `unsupported` (stage `scope`) whatever a model says.
-
-`invented_only`, in the same stage: a claim that excludes all others ("Only members can use the gym", "the only
-change in version 4.2") where the whole source has no word that could exclude anyone.
 """
 
 from __future__ import annotations
@@ -260,26 +257,3 @@ def _joined(evidence: str, noun: str) -> str | None:
         if b and b.group(1).casefold() not in STOP_WORDS:
             return b.group(1)
     return None
-
-
-# "Only members can ...", "the only team that ...", "solely", "exclusively": a claim that excludes all others
-_EXCLUSIVE = re.compile(r"(?:^|[.;:!?]\s+|,\s+)only\s+(?!\d|one\b|a\s+few\b|some\b|recently\b|just\b|about\b|around\b|"
-                        r"half\b|once\b|twice\b|if\b|when\b|after\b|before\b|until\b|because\b|to\b|in\b|on\b|at\b)"
-                        r"[^\W\d_]|\bthe\s+(?:only|sole)\b|\b(?:solely|exclusively)\b", re.IGNORECASE)
-# and the words with which a source may exclude the others (wide on purpose)
-_RESTRICTING = re.compile(r"\b(?:only|sole|solely|exclusive|exclusively|alone|just|except|excepting|excluding|unless|"
-                          r"restricted|limited|unique|uniquely|single|reserved|nobody|none|no\s+one|no\s+other|"
-                          r"not|cannot|can't|never|first|last|provided|must|required|requires)\b", re.IGNORECASE)
-
-
-def invented_only(claim: str, source: str) -> list[str]:
-    """A claim that excludes all others ("Only members can use the gym", "the only change in version 4.2 is
-    ...") where the whole source says nothing that could exclude anyone ("Members can use the gym from 6
-    am"): the deterministic checker supported the first (1.00). Any restricting or negating word in the
-    source ("only", "except", "reserved", "not", "must", ...) leaves the claim to the other checks, and an
-    "only" of amount or time ("only 5%", "only recently", "only if") is no exclusion."""
-    m = _EXCLUSIVE.search(claim)
-    if m is None or _RESTRICTING.search(source):
-        return []
-    said = " ".join(re.findall(r"[^\W\d_]+", claim[m.start() : m.end() + 30])[:3])
-    return [f"the claim says {said!r}; the source excludes no one"]

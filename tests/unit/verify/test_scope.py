@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.scope import invented_only, scope_conflicts
+from citebound.verify.checks.scope import scope_conflicts
 
 
 @pytest.mark.parametrize(
@@ -75,20 +75,3 @@ def test_a_widened_or_narrowed_scope_is_unsupported(claim, source):
 )
 def test_no_conflict_where_the_scope_agrees_or_the_claim_says_something_else(claim, source):
     assert scope_conflicts(claim, source) == []
-
-
-@pytest.mark.parametrize(
-    "claim, source, invented",
-    [
-        # blind set 20's b20-49 kind: an exclusion the source never makes (deterministic 1.00 for the second)
-        ("The only change in version 3.1 is a new search bar.", "Version 3.1 adds a new search bar and fixes a login bug.", True),
-        ("Only residents can park on Elm Street.", "Residents can park on Elm Street after 6 pm.", True),
-        ("It is the only ferry to the island.", "It is one of two ferries to the island.", True),
-        ("Only residents can park on Elm Street.", "Parking on Elm Street is reserved for residents.", False),
-        ("Only 5% of patients had side effects.", "5% of patients had side effects.", False),  # an amount
-        ("The museum is only open on Sundays.", "The museum is open on Sundays.", False),  # mid-sentence: not read
-        ("Only residents can park on Elm Street.", "Visitors cannot park on Elm Street.", False),
-    ],
-)  # fmt: skip
-def test_an_exclusion_the_source_never_makes_is_invented(claim, source, invented):
-    assert bool(invented_only(claim, source)) is invented
