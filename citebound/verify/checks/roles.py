@@ -63,8 +63,6 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|\d+|[.;:,!?()]")
 _CLAUSE_END = frozenset(".;:!?()")
 _JOIN = frozenset({"and", "or", ","})
 _PLACE_PREPS = frozenset({"in", "at"})
-_MOVES = frozenset(stem(w) for w in ("move", "moved", "moves", "relocate", "relocated", "relocates", "transfer",
-                                     "transferred"))
 _PLACE_REACH = 5  # tokens after the verb a "where" name may start at ("founded in 1990 in Berlin")
 
 
@@ -174,11 +172,9 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
     out = []
     for i, tok in enumerate(clause):
         past = _is_past(tok)
-        to_come = i > 0 and clause[i - 1] == "will" and tok.isalpha() and tok.islower()  # "will move to ..."
-        if not past and not _is_present(tok) and not to_come:
+        if not past and not _is_present(tok):
             continue
         verb = stem(tok)
-        preps = _PLACE_PREPS | {"to"} if verb in _MOVES else _PLACE_PREPS  # "moved to Leeds": where it went
         if past and (who := _name_before(clause, i)) and (i == len(who) or not _is_name(clause[i - len(who) - 1])):
             out.append(("who", verb, frozenset(who), tok))
         if past and i + 2 < len(clause) and clause[i + 1] == "by" and (agent := _names_after(clause, i + 2)):
@@ -188,7 +184,7 @@ def _roles(clause: list[str]) -> list[tuple[str, str, frozenset[str], str]]:
             # "Lena Brandt was appointed chief financial officer": to whom the deed was done (no agent named)
             out.append(("whom", verb, frozenset(whom), tok))
         for j in range(i + 1, min(len(clause) - 1, i + 1 + _PLACE_REACH)):
-            if clause[j] in preps and (_is_name(clause[j + 1]) or (
+            if clause[j] in _PLACE_PREPS and (_is_name(clause[j + 1]) or (
                     clause[j + 1] == "the" and j + 2 < len(clause) and _is_name(clause[j + 2]))):  # fmt: skip
                 out.append(("where", verb, frozenset(_places(clause, j)), tok))
                 break
