@@ -66,44 +66,28 @@ def _date(toks: list[str], i: int) -> str | None:
     return None
 
 
-def _event(tok: str, before: str = "") -> bool:
-    """Whether a token is an event: a verb in the past, or (`before` it "will" / "shall" / "would") one to come
-    ("will reopen on 3 March")."""
+def _event(tok: str) -> bool:
     if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS:
         return False
-    return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed")) or (before in _TO_COME and len(tok) > 3)
-
-
-_TO_COME = frozenset({"will", "shall", "would"})
-
-
-def _event_at(toks: list[str], j: int) -> bool:
-    """`_event` of toks[j]; a verb after "and" / "then" shares the "will" of its clause ("will close on 3 March
-    and reopen on 14 April")."""
-    before = toks[j - 1] if j else ""
-    if before in ("and", "then") and any(t in _TO_COME for t in toks[max(0, j - 10) : j - 1]):
-        before = "will"
-    return _event(toks[j], before)
+    return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed"))
 
 
 def _event_before(toks: list[str], i: int) -> int | None:
     """The index of the event that dates toks[i]: right before it past linking words ("opened in"), or
     past a short complement of its own clause ("opened to the public in", "sold the company in")."""
     j = i - 1
-    if j >= 0 and toks[i] in MONTHS and toks[j].isdigit() and len(toks[j]) <= 2:
-        j -= 1  # "on 3 March": the day is the month's
-    while j >= 0 and i - j <= _GAP + 2 and toks[j] in _LINKS:
+    while j >= 0 and i - j <= _GAP + 1 and toks[j] in _LINKS:
         j -= 1
-    if j < 0 or i - j > _GAP + 2:
+    if j < 0 or i - j > _GAP + 1:
         return None
-    if _event_at(toks, j):
+    if _event(toks[j]):
         return j
     k, skipped = j, 0
     while k >= 0 and skipped < _COMPLEMENT and toks[k] not in _CLAUSE_ENDS and _date(toks, k) is None \
-            and not toks[k].isdigit() and not _event_at(toks, k):  # fmt: skip
+            and not toks[k].isdigit() and not _event(toks[k]):  # fmt: skip
         k -= 1
         skipped += 1
-    return k if k >= 0 and _event_at(toks, k) else None
+    return k if k >= 0 and _event(toks[k]) else None
 
 
 def _year_after_month(toks: list[str], i: int) -> int | None:
@@ -182,19 +166,14 @@ def date_conflicts(claim: str, evidence: str) -> list[str]:
             given = {d for k in kin for d in bound.get(k, ()) if d.startswith("month:") == date.startswith("month:")}
             said = sorted(k for k in kin if bound.get(k))
             if given and date not in given and date in e_dates:
-                word = _event_word(c_toks, i)
+                word = next(t for t in reversed(c_toks[:i]) if _event(t))
                 out.append(f"the source dates {said[0]!r} (of a kind with {word!r}) "
                            f"{' or '.join(sorted(_describe(d) for d in given))}, not {_describe(date)} (which it gives "
                            f"to something else)")  # fmt: skip
                 continue
         if given and date not in given and date in e_dates:
-            word = _event_word(c_toks, i)
+            word = c_toks[i - 1] if c_toks[i - 1] not in _LINKS else next(
+                t for t in reversed(c_toks[:i]) if _event(t))  # fmt: skip
             others = " or ".join(sorted(_describe(d) for d in given))
             out.append(f"the source dates {word!r} {others}, not {_describe(date)} (which it gives to something else)")
     return out
-
-
-def _event_word(toks: list[str], i: int) -> str:
-    """The event a claim's date at i is bound to, as written."""
-    j = _event_before(toks, i)
-    return toks[j] if j is not None else next((toks[k] for k in reversed(range(i)) if _event_at(toks, k)), toks[i - 1])

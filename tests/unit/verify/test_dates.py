@@ -43,18 +43,3 @@ def test_the_cascade_blocks_it_where_the_model_would_not(checker):
                                          "Construction of the bridge began in 1932 and it opened in 1937.")  # fmt: skip
     assert (v.label, v.stage) == ("unsupported", "dates")
     assert "'opened' 1937, not 1932" in v.reason
-
-
-@pytest.mark.parametrize(
-    "claim, source, conflict",
-    [
-        # blind set 20's b20-11 kind (full 0.96): a day before its month, and events to come
-        ("The pool reopened on 3 March.", "The pool closed for repairs on 3 March and reopened on 14 April.", True),
-        ("The pool will reopen on 3 March.", "The pool will close for repairs on 3 March and reopen on 14 April.", True),
-        ("The pool will reopen on 14 April.", "The pool will close for repairs on 3 March and reopen on 14 April.", False),
-        # "to" is no sign of an event to come ("opened to readers in 2008" is the opening's date)
-        ("The library opened in 2008.", "The library was designed in 2005 and opened to readers in 2008.", False),
-    ],
-)  # fmt: skip
-def test_a_day_and_month_and_an_event_to_come_are_read(claim, source, conflict):
-    assert bool(date_conflicts(claim, source)) is conflict
