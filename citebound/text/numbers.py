@@ -658,7 +658,7 @@ _ADVERB_PERIOD = {"hourly": "hour", "daily": "day", "weekly": "week", "fortnight
                   "quarterly": "quarter", "yearly": "year", "annually": "year"}
 _EVERY = re.compile(rf"\bevery\s+(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)?{PERIOD_WORD}\b",
                     re.IGNORECASE)
-_RATE = re.compile(rf"\b(once|twice|thrice|\d+|two|three|four|five|six)(?:\s+times)?\s+(?:(?:a|an|per|each|every)\s+"
+_RATE = re.compile(rf"\b(once|twice|thrice|(?:\d+|two|three|four|five|six)(?=\s+times))(?:\s+times)?\s+(?:(?:a|an|per|each|every)\s+"
                    rf"{PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b)",
                    re.IGNORECASE)
 _COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -683,6 +683,23 @@ def recurrences(text: str) -> list[tuple[int, int, Fraction]]:
     return out
 
 
+_WORDS = re.compile(r"[^\W\d_]+")
+_NOT_THE_THING = frozenset({"once", "twice", "thrice", "times", "every", "each", "per", "a", "an", "the", "is", "are",
+                            "was", "were", "be", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "their",
+                            *_ADVERB_PERIOD, *(p for p in _PERIOD_HOURS), *(p + "s" for p in _PERIOD_HOURS), *_COUNT_WORDS})
+_CLAUSE_BREAK = re.compile(r"[.;!?]|,\s|\band\b|\bbut\b|\bwhile\b|\bwhereas\b", re.IGNORECASE)
+
+
+def said_of(claim: str, text: str, start: int, end: int) -> bool:
+    """Whether the recurrence at text[start:end] is said of the claim's thing: its clause (cut at a sentence end,
+    a semicolon, a comma, "and" / "but" / "while") has every word of the claim that is no word of how often."""
+    words = {w.rstrip("s") for w in _WORDS.findall(claim.casefold()) if w not in _NOT_THE_THING and len(w) > 2}
+    begin = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, start)), default=0)
+    stop = _CLAUSE_BREAK.search(text, end)
+    clause = text[begin : stop.start() if stop else len(text)].casefold()
+    return words <= {w.rstrip("s") for w in _WORDS.findall(clause)}
+
+
 def _recurrences_as_in(claim: str, text: str) -> str:
     """`text` with a recurrence written as the claim writes the same interval ("every six months" for a claim's
     "twice a year"): the model read the two ways as different (P 0.09)."""
@@ -691,7 +708,8 @@ def _recurrences_as_in(claim: str, text: str) -> str:
         return text
     out, last = [], 0
     for a, b, interval in sorted(recurrences(text)):
-        if a >= last and interval in mine and text[a:b].casefold() != mine[interval].casefold():
+        if a >= last and interval in mine and text[a:b].casefold() != mine[interval].casefold() \
+                and said_of(claim, text, a, b):  # fmt: skip
             out += [text[last:a], mine[interval]]
             last = b
     return "".join(out) + text[last:]

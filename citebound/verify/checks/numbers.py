@@ -63,6 +63,7 @@ from citebound.text.numbers import (
     ORDINALS,
     PERIOD_WORD,
     recurrences,
+    said_of,
     RANKED,
     Number,
     NumberMention,
@@ -1012,8 +1013,12 @@ def _same_frequency(claim: str, mention: NumberMention, source: str) -> bool:
     every = _EVERY_BEFORE.search(claim, max(0, mention.start - 7), mention.start)
     if not rate and not (every and _PERIOD_AFTER.match(claim, mention.end)):
         return False
-    mine = {i for _, _, i in recurrences(claim[max(0, mention.start - 7) : mention.end + 24])}
-    return bool(mine & {i for _, _, i in recurrences(source)})
+    mine = {i for a, b, i in recurrences(claim) if a <= mention.start < b}
+    if not mine:
+        return False
+    # the source's recurrence must be said of the claim's thing ("The board meets twice a year" is not "its audit
+    # committee meets every six months")
+    return any(interval in mine and said_of(claim, source, a, b) for a, b, interval in recurrences(source))
 
 
 # A share written two ways: "one in four", "25 percent", "a quarter" (a percent rounded: "33 percent" is a third)

@@ -654,3 +654,16 @@ def test_the_model_reads_the_interval_as_the_claim_writes_it():
     from citebound.text.numbers import written_as_in
 
     assert "twice a year" in written_as_in("Replace the filter twice a year.", "Replace the filter every six months.")
+
+
+@pytest.mark.parametrize(
+    "claim, source",
+    [
+        # a review's false supports (2026-12-03): another thing's recurrence, money or a count per period
+        ("The board meets twice a year.", "The board meets once a year; its audit committee meets every six months."),
+        ("The ferry leaves every six hours.", "The ferry leaves every two hours, and parking costs $4 a day."),
+        ("The gym is cleaned twice a day.", "The gym is cleaned once a day; towels are changed every 12 hours."),
+    ],
+)  # fmt: skip
+def test_a_recurrence_of_another_thing_is_no_frequency_of_the_claim_s(claim, source):
+    assert check_claim(claim, ("S1",), {"S1": source}, checker="full").label != "supported"
