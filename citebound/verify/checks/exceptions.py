@@ -91,8 +91,8 @@ def denied_by_exception(claim: str, evidence: str) -> bool:
     """True when the evidence states something of everything except what the claim names, and the claim
     denies it of that: "Year 13 students don't have to wear uniform" against "All pupils must wear uniform on
     trips, except Year 13 students" restates the exception (the mirror of `affirmed_by_exception`)."""
-    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or not _negated(claim):
-        return False
+    if not _EXCEPT.search(evidence) or _EXCEPT.search(claim) or not _negated(claim) or _PROHIBITS.search(claim):
+        return False  # "must not wear": a prohibition, which no exception from a rule states
     claimed = _stems(claim) - _NEGATION_STEMS
     numbers = set(re.findall(r"\d+", claim))
     for _, phrase, before in _exceptions(evidence):
@@ -104,6 +104,8 @@ def denied_by_exception(claim: str, evidence: str) -> bool:
     return False
 
 
+_PROHIBITS = re.compile(r"\b(?:must\s+not|mustn't|cannot|can't|may\s+not|shall\s+not|is\s+not\s+allowed|are\s+not\s+allowed|"
+                        r"never)\b", re.IGNORECASE)
 _NEGATION_STEMS = frozenset({"not", "no", "never", "don't", "doesn't", "didn't", "isn't", "aren't", "won't", "cannot",
                              "can't", "need", "needn't", "have", "has", "to"})
 

@@ -362,8 +362,9 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     (or when neither text holds a negation cue)."""
     if not (_HAS_CUE.search(claim) or _HAS_CUE.search(evidence)):
         return []
-    if _DENIED_WITHOUT.search(evidence) and _REQUIRED.search(claim) and not _HAS_CUE.search(claim):
-        return []  # "No passenger may board without a ticket" is "A ticket is required to board"
+    if _DENIED_WITHOUT.search(evidence) and _REQUIRED.search(claim) and not _HAS_CUE.search(claim) \
+            and len(_HAS_CUE.findall(evidence)) == 1:  # fmt: skip
+        return []  # "No passenger may board without a ticket" is "A ticket is required to board" (the one denial)
     c_neg, c_plain = polarity(claim)
     e_neg, e_plain = polarity(evidence)
     _no_noun_aux_verb(claim, c_neg, c_plain, e_neg)

@@ -744,7 +744,8 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             j_end = sentence_of(found.end - 1)[0] if found.end > s_end else j
             if j_end != j and 0 <= j_end < len(sentence_words):  # "98. 7 per cent of cases": both halves
                 words = {**dict.fromkeys(words), **dict.fromkeys(sentence_words[j_end])}  # type: ignore[arg-type]
-            if _AGE_GROUP.search(source, max(0, found.start - 6), found.start) and found.text.endswith("s"):
+            if _AGE_GROUP.search(source, max(0, found.start - 6), found.start) and found.text.endswith("s") \
+                    and not _OF_GROUP.search(source, max(0, found.start - 24), found.start):  # fmt: skip
                 # "Under-12s travel free" speaks of children under 12: the people the claim names
                 words = {**dict.fromkeys(words), **dict.fromkeys(map(word_stem, _PEOPLE))}  # type: ignore[arg-type]
             if mention.kind == "ordinal" and found.kind != "ordinal" and _ranks(claim, mention) \
@@ -998,6 +999,8 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
 
 # an age group ("under-12s", "over-65s") names people of that age, whatever the claim calls them
 _AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
+# ... unless it qualifies someone else: "Parents of under-5s", "Adults accompanying under-12s"
+_OF_GROUP = re.compile(r"\b(?:of|accompanying|with|for\s+parents\s+of)\s+(?:the\s+|their\s+)?(?:under|over)-$", re.IGNORECASE)
 _PEOPLE = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers", "patients",
            "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone", "everyone")
 _RATE_AFTER = re.compile(rf"\s+(?:times\s+)?(?:(?:a|an|per|each|every)\s+{PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|"

@@ -85,6 +85,9 @@ def test_the_opposite_of_a_statement_said_of_its_exception_restates_it(claim, so
          "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", False),
         ("Year 10 pupils wear a blazer on trips.",
          "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", False),  # not negated
+        # a prohibition is no exception from a rule (a review's false support, 2026-12-03)
+        ("Year 10 pupils must not wear a blazer on trips.",
+         "All pupils must wear a blazer on trips, except Year 10 pupils, who may wear a jumper.", False),
     ],
 )  # fmt: skip
 def test_a_denial_of_the_excepted_thing_restates_the_exception(claim, source, restated):
@@ -105,3 +108,10 @@ def test_a_denial_of_doing_without_is_a_requirement(claim, source):
     # b20-13: "No passenger may board ... without" was read as a denial of boarding
     v = Cascade().check_pair(claim, source)
     assert v.stage != "negation", v.reason
+
+
+def test_a_denial_of_doing_without_counts_only_when_it_is_the_source_s_one_denial():
+    # "but no licence is needed for the lake": the lake is denied a requirement (a review's false support)
+    v = Cascade().check_pair("A licence is required to fish in the lake.",
+                             "No one may fish in the river without a licence, but no licence is needed for the lake.")
+    assert v.label != "supported", v.reason
