@@ -41,8 +41,11 @@ cases18.jsonl (60; written the same way late in that session; first measured at 
 b18-16, b18-28, b18-36, b18-49, b18-51 (its rule taken out again after a review) and b18-57).
 cases19.jsonl (60; half answer sentences, half one-line claims, written 2026-12-03 early in the eighteenth
 session by a helper that read no file of the repository, after that session's first rule (e31f3ab); kept
-blind: aggregate figures only; deterministic 0.500 · full 0.717 at the session's start, f8837d9, and at
-e31f3ab).
+blind: aggregate figures only; deterministic 0.500 · full 0.717 at the session's start, f8837d9, at
+e31f3ab, and at the session's end, d1167c5). cases20.jsonl (60; written the same way mid-session, after
+e31f3ab; first measured at 2a816e8+: deterministic 0.367 · full 0.433; then spent for the kinds of b20-03,
+-05, -06, -08, -13, -37, -39, -40, -42, -49 and -50 (rules kept after reviews) and b20-11, -45, -49, -60
+(rules reverted after reviews); 0.367 · 0.483 at d1167c5).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
