@@ -1146,6 +1146,10 @@ _CONTAINING = frozenset(stem(w) for w in ("hold", "holds", "contain", "contains"
 _LINKING = frozenset({("to",), ("by",), ("from",)})
 
 
+_APPROX_BEFORE = re.compile(r"\b(?:about|approximately|approx\.?|around|roughly|nearly|almost|some|circa|an\s+estimated)\s*$",
+                            re.IGNORECASE)
+
+
 def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str, mentions: Sequence[NumberMention],
                attached, word_stem) -> frozenset[int]:  # fmt: skip
     """The source numbers that state the claim's amount in another unit of the same measure ("2 kg" in "2,000
@@ -1155,9 +1159,12 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
     claimed = {b for u in wanted.units for v in mention.values if (b := in_base_unit(v, u)) is not None}
     if not claimed:
         return frozenset()
-    # a hedged amount ("more than 4 grams") is stated in another unit only with the same hedge before it
-    hedge = _words_before(claim, mention.start, 2) if mention.hedge else None
-    verb = None if hedge else word_before(claim, mention.start)
+    # a bound ("more than 4 grams") is stated in another unit only with the same hedge before it; "about 2.5
+    # hours" is met by 150 minutes, said plainly or roughly, after the claim's verb ("takes about")
+    hedge = _words_before(claim, mention.start, 2) if mention.hedge and mention.hedge != "approx" else None
+    start = _APPROX_BEFORE.search(claim, 0, mention.start).start() if mention.hedge == "approx" \
+        and _APPROX_BEFORE.search(claim, 0, mention.start) else mention.start  # fmt: skip
+    verb = None if hedge else word_before(claim, start)
     # a duration is said with many verbs ("spent two days incubating" against "incubated for 48 hours"): after
     # "for" / "over" / "within" in the source it needs no verb of the claim's
     duration = bool(wanted.units & _DURATIONS)

@@ -667,3 +667,18 @@ def test_the_model_reads_the_interval_as_the_claim_writes_it():
 )  # fmt: skip
 def test_a_recurrence_of_another_thing_is_no_frequency_of_the_claim_s(claim, source):
     assert check_claim(claim, ("S1",), {"S1": source}, checker="full").label != "supported"
+
+
+@pytest.mark.parametrize(
+    "claim, source, blocked",
+    [
+        # a review's false block (2026-12-03): "about" needs no "about" in the source for another unit
+        ("The walk takes about 2.5 hours.", "The walk takes roughly 150 minutes.", False),
+        ("The walk takes about 150 minutes.", "The walk takes 2.5 hours.", False),
+        ("The walk takes about 2 hours.", "The walk takes roughly 150 minutes.", True),
+        ("The parcel weighs about 2 kg.", "The parcel is 2,000 grams heavier than the box.", True),
+    ],
+)  # fmt: skip
+def test_an_approximate_amount_is_met_in_another_unit(claim, source, blocked):
+    v = check_claim(claim, ("S1",), {"S1": source}, checker="deterministic")
+    assert (v.stage == "numbers") is blocked, v.reason
