@@ -120,8 +120,8 @@ def _comparative(toks: list[str], than: int) -> tuple[int, str, int, int] | None
             dim, sign = _MORE_ADJECTIVES.get(toks[obj], (stem(toks[obj]), +1))
             return k, dim, sign * _MORE[tok], obj + 1
         if tok in _DIMENSIONS:
-            dim, sign = ("speed", -_DIMENSIONS[tok][1]) if tok in ("longer", "shorter") and k and toks[k - 1] in _TAKES \
-                else _DIMENSIONS[tok]  # fmt: skip
+            takes = k and (toks[k - 1] in _TAKES or (k > 1 and toks[k - 1] in _ADVERBS and toks[k - 2] in _TAKES))
+            dim, sign = ("speed", -_DIMENSIONS[tok][1]) if tok in ("longer", "shorter") and takes else _DIMENSIONS[tok]
             return k, dim, sign, k + 1
     before = toks[than - 1] if than else ""
     if len(before) >= 5 and before.endswith("er") and before not in _NOT_COMPARATIVES and before.isalpha():

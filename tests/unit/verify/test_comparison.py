@@ -23,6 +23,7 @@ TURNED_AROUND = [
     # speed said by an adverb or by the time it takes (2026-12-03: full supported the first, P 0.88)
     ("The drug acts faster than aspirin.", "The drug acts more slowly than aspirin."),
     ("The train is quicker than the bus.", "The train takes longer than the bus."),
+    ("Rice cooks faster than pasta.", "Rice takes much longer to cook than pasta."),  # an adverb between (a review)
 ]
 LEFT_ALONE = [
     ("The old train is slower than the new one.", "The new train is faster than the old one."),  # restated
