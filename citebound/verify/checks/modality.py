@@ -336,3 +336,45 @@ def denied_permissions(claim: str, evidence: str) -> list[str]:
             return [f"the claim says {sorted(_PERMISSIONS.intersection(c_toks))[0]!r} where the source says "
                     f"{' '.join(denied.group(0).split())!r}"]
     return []
+
+
+# a requirement the claim denies: "A ticket is not required to board", "You don't need a permit to park"
+_NOT_REQUIRED = re.compile(r"\b(?:(?:an?|the|any)\s+)?(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)\s+(?:is|are)\s+not\s+(?:required|needed|"
+                           r"necessary|compulsory|mandatory)\b|\b(?:do|does|did)\s*(?:not|n't)\s+need\s+(?:an?\s+|any\s+)?"
+                           r"(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)\s+to\b|\bno\s+([^\W\d_]+)\s+(?:is|are)\s+(?:required|needed)\b",
+                           re.IGNORECASE)
+# where a noun phrase ends: punctuation, the text's end, or a preposition / conjunction after it
+_PHRASE_END = r"(?=\s*(?:[.,;:!?]|$)|\s+(?:to|for|in|on|at|and|or|when|if|before|after|from|with|by)\b)"
+# ... that the source makes: "No passenger may board without a valid ticket", "cannot park here without a permit"
+_REQUIRED_WITHOUT = re.compile(r"\b(?:no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:may|can|shall|will|is\s+allowed\s+to)|cannot|can't|may\s+not|"
+                               r"must\s+not|mustn't)\s+(?:[^\W\d_]+\s+){1,6}?without\s+(?:an?\s+|any\s+|their\s+|your\s+)?"
+                               r"((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)" + _PHRASE_END, re.IGNORECASE)
+_REQUIRED_PLAIN = re.compile(r"\b([^\W\d_]+)\s+(?:is|are)\s+(?:required|needed|compulsory|mandatory)\b|\bmust\s+(?:have|hold|show|carry)"
+                             r"\s+(?:an?\s+|their\s+|your\s+)?((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)" + _PHRASE_END, re.IGNORECASE)
+
+
+def denied_requirements(claim: str, evidence: str) -> list[str]:
+    """A requirement the claim denies ("A ticket is not required to board the ferry") that the evidence makes
+    ("No passenger may board the ferry without a valid ticket", "A ticket is required", "must have a ticket"):
+    the entailment model supported the first (P 0.76). The required thing is the head noun on both sides
+    (stemmed); the evidence must not deny it anywhere itself ("no licence is needed for the lake")."""
+    m = _NOT_REQUIRED.search(claim)
+    if m is None:
+        return []
+    wanted = stem(next(g for g in m.groups() if g).casefold())
+    if re.search(r"\b(?:not|no)\s+(?:[^\W\d_]+\s+){0,3}?(?:required|needed|necessary)\b|\bneed\s*n[o']t\b|\bdo(?:es)?\s*n[o']t\s+need\b",
+                 evidence, re.IGNORECASE):
+        return []
+    # what it is needed for, when the claim says so ("to board"): the source's must say that too
+    purpose = re.match(r"\s*(?:to|for)\s+([^\W\d_]+)", claim[m.end() :]) if m.group(1) else None
+    purpose = purpose or (re.search(r"\bto\s+([^\W\d_]+)", m.group(0)) if m.group(2) else None)
+    for pattern in (_REQUIRED_WITHOUT, _REQUIRED_PLAIN):
+        for r in pattern.finditer(evidence):
+            head = next((g for g in r.groups() if g), "").split()
+            sentence = next((evidence[a:b] for a, b in sentence_spans(evidence) if a <= r.start() < b), evidence)
+            if purpose and stem(purpose.group(1).casefold()) not in alpha_content_stems(tokens(sentence)):
+                continue  # "not required to enter the park" is not "No one may park without a ticket"
+            if head and stem(head[-1].casefold()) == wanted:
+                return [f"the claim says {' '.join(m.group(0).split())!r} where the source says "
+                        f"{' '.join(r.group(0).split())!r}"]
+    return []
