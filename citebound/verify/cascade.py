@@ -105,7 +105,7 @@ from citebound.verify.checks.exceptions import (
     exception_conflicts,
     restated_by_exception,
 )
-from citebound.verify.checks.modality import denied_permissions, denied_requirements, modality_conflicts, stated_hedges
+from citebound.verify.checks.modality import denied_permissions, modality_conflicts, stated_hedges
 from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.speakers import wrong_speakers
 from citebound.verify.checks.dates import date_conflicts
@@ -143,8 +143,7 @@ _CONTRADICTION_RULES = (
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
     ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
     ("modality", lambda c, claim, window, source: modality_conflicts(claim, window) or stated_hedges(claim, window)
-                                                  or denied_permissions(claim, window)
-                                                  or denied_requirements(claim, window)),
+                                                  or denied_permissions(claim, window)),
     ("opposite", lambda c, claim, window, source: (swapped_opposites(claim, window, source_states(source))
                                                    or clause_opposites(claim, window)) if c.stemming else []),
     ("kind", lambda c, claim, window, source: swapped_kinds(claim, window) or swapped_timeliness(claim, window)

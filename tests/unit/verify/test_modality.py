@@ -8,7 +8,7 @@ import re
 import pytest
 
 from citebound.verify.cascade import Cascade
-from citebound.verify.checks.modality import denied_requirements, modality_conflicts
+from citebound.verify.checks.modality import modality_conflicts
 from citebound.verify.checks.numbers import boundary_before
 
 
@@ -225,21 +225,3 @@ from citebound.verify.checks.modality import denied_permissions  # noqa: E402
 )  # fmt: skip
 def test_a_permission_the_source_denies_is_named(claim, source, ok):
     assert (denied_permissions(claim, source) == []) == ok, denied_permissions(claim, source)
-
-
-@pytest.mark.parametrize(
-    "claim, source, denied",
-    [
-        # the model supported the first (P 0.76): a requirement the claim denies and the source makes
-        ("A valid ticket is not required to board the ferry.", "No passenger may board the ferry without a valid ticket.", True),
-        ("You don't need a permit to park here.", "You cannot park here without a permit.", True),
-        ("A passport is not required.", "Travellers must have a valid passport.", True),
-        # the source itself denies it, or speaks of another deed or another thing
-        ("A licence is not required to fish in the lake.",
-         "No one may fish in the river without a licence, but no licence is needed for the lake.", False),
-        ("A ticket is not required to enter the park.", "No one may park without a ticket. Entry to the park is free.", False),
-        ("A reservation is not required.", "No passenger may board the ferry without a valid ticket.", False),
-    ],
-)  # fmt: skip
-def test_a_requirement_the_claim_denies_and_the_source_makes(claim, source, denied):
-    assert bool(denied_requirements(claim, source)) is denied
