@@ -505,12 +505,10 @@ _AND_A_PART = re.compile(rf"\b(\d{{1,3}}|one|two|three|four|five|six|seven|eight
 def _half_mentions(text: str) -> list[NumberMention]:
     """"an hour and a half" is 1.5 hours, "half a day" 0.5 days (kind "measure": the unit is in its text),
     so that "90 minutes" restates it (checks/numbers.py converts units of one measure)."""
-    low = text.casefold()
-    if "half" not in low and "quarter" not in low:
+    if "half" not in text and "Half" not in text and "HALF" not in text:
         return []
-    out = [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
-                         "measure") for m in _HALF.finditer(text)]  # fmt: skip
-    return out
+    return [NumberMention(m.group(0), m.start(), m.end(), (Fraction(3, 2) if m.group(1) else Fraction(1, 2),),
+                          "measure") for m in _HALF.finditer(text)]  # fmt: skip
 
 
 def _part_mentions(text: str, hedges: bool) -> list[NumberMention]:
@@ -653,16 +651,15 @@ def single_number(word: str) -> NumberMention | None:
 # lengths in hours (a month a twelfth of a year).
 _PERIOD_HOURS = {"hour": 1, "day": 24, "week": 168, "fortnight": 336, "month": Fraction(8766, 12),
                  "quarter": Fraction(8766, 4), "year": 8766}
-PERIOD_WORD = r"(hour|day|week|fortnight|month|quarter|year)s?"
+_PERIOD_WORD = r"(hour|day|week|fortnight|month|quarter|year)s?"
 _ADVERB_PERIOD = {"hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight", "monthly": "month",
                   "quarterly": "quarter", "yearly": "year", "annually": "year"}
-_EVERY = re.compile(rf"\bevery\s+(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)?{PERIOD_WORD}\b",
+_EVERY = re.compile(rf"\bevery\s+(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+)?{_PERIOD_WORD}\b",
                     re.IGNORECASE)
 _RATE = re.compile(rf"\b(once|twice|thrice|(?:\d+|two|three|four|five|six)(?=\s+times))(?:\s+times)?\s+(?:(?:a|an|per|each|every)\s+"
-                   rf"{PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b)",
+                   rf"{_PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually)\b)",
                    re.IGNORECASE)
-_COUNT_WORDS = {"once": 1, "twice": 2, "thrice": 3, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNT_WORDS = {**_TIMES_VALUES, **{w: UNITS[w] for w in "two three four five six seven eight nine ten eleven twelve".split()}}
 
 
 def _count_of(word: str | None) -> int:
@@ -703,7 +700,7 @@ def said_of(claim: str, text: str, start: int, end: int) -> bool:
 def _recurrences_as_in(claim: str, text: str) -> str:
     """`text` with a recurrence written as the claim writes the same interval ("every six months" for a claim's
     "twice a year"): the model read the two ways as different (P 0.09)."""
-    mine = {i: claim[a:b] for a, b, i in recurrences(claim)} if "every" in claim or "a" in claim else {}
+    mine = {i: claim[a:b] for a, b, i in recurrences(claim)}
     if not mine:
         return text
     out, last = [], 0

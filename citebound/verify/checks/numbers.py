@@ -61,7 +61,6 @@ from citebound.text.numbers import (
     _NUMBER_WORDS,
     FRACTION_WORDS,
     ORDINALS,
-    PERIOD_WORD,
     recurrences,
     said_of,
     RANKED,
@@ -1003,19 +1002,11 @@ _AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
 _OF_GROUP = re.compile(r"\b(?:of|accompanying|with|for\s+parents\s+of)\s+(?:the\s+|their\s+)?(?:under|over)-$", re.IGNORECASE)
 _PEOPLE = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers", "patients",
            "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone", "everyone")
-_RATE_AFTER = re.compile(rf"\s+(?:times\s+)?(?:(?:a|an|per|each|every)\s+{PERIOD_WORD}\b|(hourly|daily|weekly|fortnightly|"
-                         rf"monthly|quarterly|yearly|annually)\b)", re.IGNORECASE)
-_EVERY_BEFORE = re.compile(r"\bevery\s+$", re.IGNORECASE)
-_PERIOD_AFTER = re.compile(rf"\s+{PERIOD_WORD}\b", re.IGNORECASE)
 
 
 def _same_frequency(claim: str, mention: NumberMention, source: str) -> bool:
     """Whether a claim number is a frequency ("twice a year", "every six months") the source states as the
     same interval in the other way of writing it."""
-    rate = _RATE_AFTER.match(claim, mention.end)
-    every = _EVERY_BEFORE.search(claim, max(0, mention.start - 7), mention.start)
-    if not rate and not (every and _PERIOD_AFTER.match(claim, mention.end)):
-        return False
     mine = {i for a, b, i in recurrences(claim) if a <= mention.start < b}
     if not mine:
         return False
