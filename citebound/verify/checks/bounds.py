@@ -34,10 +34,16 @@ _GROUP = re.compile(r"\b(?:children|adults|people|persons|orders|dogs|bags|playe
                     r"passengers|members|customers|visitors|those|anyone|aged|ages?)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _BOUND_WORDS = re.compile(r"(?:\b(?:more|less|fewer)\s+than|\b(?:at\s+(?:least|most)|up\s+to|no\s+more\s+than|"
                           r"over|under|above|below|exceeding))\s*$", re.IGNORECASE)
-
-
+# the same words anywhere, taken out of a text before its words are compared ("least" of "at least" is no word)
 _BOUND_PHRASE = re.compile(r"\b(?:at\s+(?:least|most)|up\s+to|(?:no\s+)?(?:more|less|fewer)\s+than|a\s+(?:minimum|maximum)"
                            r"\s+of|over|under|above|below|exceeding)\b", re.IGNORECASE)
+# after the claim's bound, what happens beyond it ("above 25°C can damage them")
+_CONSEQUENCE = re.compile(r"\b(?:can|could|may|might|will|would|must|should|causes?|leads?|makes?|needs?|requires?|"
+                          r"incurs?|is|are)\b", re.IGNORECASE)
+_PARTICLE = re.compile(r"\b(?:carry|carried|carries|hand|handed|take|taken|took|roll|rolled|turn|turned|pass|passed|"
+                       r"hold|held|stay|stayed|look|looked|think|thought|left|get|got)\s+(?:over|under)\s*$", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
+_NEGATED = re.compile(r"\b(?:not|never|cannot|nobody|none|no)\b|n't\b", re.IGNORECASE)
 
 
 def _word_before(text: str, start: int) -> str:
@@ -49,18 +55,8 @@ def _word_before(text: str, start: int) -> str:
     return stem(words[-1].casefold()) if words else ""
 
 
-_CONSEQUENCE = re.compile(r"\b(?:can|could|may|might|will|would|must|should|causes?|leads?|makes?|needs?|requires?|"
-                          r"incurs?|is|are)\b", re.IGNORECASE)
-_PARTICLE = re.compile(r"\b(?:carry|carried|carries|hand|handed|take|taken|took|roll|rolled|turn|turned|pass|passed|"
-                       r"hold|held|stay|stayed|look|looked|think|thought|left|get|got)\s+(?:over|under)\s*$", re.IGNORECASE)
-_WORD = re.compile(r"[^\W\d_]+")
-
-
 def _content(text: str) -> set[str]:
     return {stem(w.casefold()) for w in _WORD.findall(text) if w.casefold() not in STOP_WORDS and len(w) > 1}
-
-
-_NEGATED = re.compile(r"\b(?:not|never|cannot|nobody|none|no)\b|n't\b", re.IGNORECASE)
 
 
 def reversed_bounds(claim: str, evidence: str) -> list[str]:
@@ -68,9 +64,9 @@ def reversed_bounds(claim: str, evidence: str) -> list[str]:
     c_mentions = [m for m in extract_numbers(claim, ambiguous_words=False) if m.hedge in _DIRECTIONS]
     if not c_mentions:
         return []
-    e_mentions = extract_numbers(evidence)  # with their hedges: sources are usually read without
     if _NEGATED.search(claim):
         return []  # "cannot borrow more than 12 books", "more than 12 is not allowed": a bound from above
+    e_mentions = extract_numbers(evidence)  # with their hedges: sources are usually read without
     claim_words = _content(_BOUND_PHRASE.sub(" ", claim))  # "least" of "at least" is the bound's, not a word
     out = []
     for m in c_mentions:
@@ -85,7 +81,8 @@ def reversed_bounds(claim: str, evidence: str) -> list[str]:
         # source's bound, which negates nothing ("Borrowing more than 12 books incurs a fee" speaks of what lies
         # beyond the limit; "Members cannot borrow more than 12" restates "up to 12")
         sentence = next((evidence[a:b] for a, b in sentence_spans(evidence) if a <= same[0].start < b), evidence)
-        if not claim_words <= _content(_BOUND_PHRASE.sub(" ", sentence)) or _NEGATED.search(sentence) or _BEYOND.search(sentence):
+        if not claim_words <= _content(_BOUND_PHRASE.sub(" ", sentence)) or _NEGATED.search(sentence) \
+                or _BEYOND.search(sentence):  # fmt: skip
             continue  # "heavier bags incur a charge", "any longer and it will overcook", "everyone else pays"
         # ... and bounds what the source's bound bounds: the same word before both ("borrow more than 12" /
         # "borrow up to 12"), not a group the claim names ("Children over 5 pay" / "children under 5 go free")
@@ -95,4 +92,3 @@ def reversed_bounds(claim: str, evidence: str) -> list[str]:
             shown = evidence[max(0, same[0].start - 12) : same[0].end].split()
             out.append(f"the source bounds {m.text!r} the other way ({' '.join(shown[-3:])!r})")
     return out
-
