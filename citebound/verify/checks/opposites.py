@@ -253,7 +253,7 @@ def clause_opposites(claim: str, window: str) -> list[str]:
     booking deposit is non-refundable; the remaining balance is refundable", "Operating profit rose" against
     "Revenue rose 12%, while operating profit fell 8%" (full supported both, P 0.95 and 0.90).
     `swapped_opposites` steps aside there because the source states the claim's word. The subject is the
-    claim's content words before its word (two at least, or one with a modifier before it); a statement
+    claim's content words before its word (two at least); a statement
     (sentence, part after a semicolon or before "while / whereas / but") that names all of them and the
     opposite (or the word with a negative prefix: "non-refundable", "limited" for "unlimited") conflicts, unless
     a statement names them with the claim's word in any form ("was rising"), or either negates. The opposing
@@ -270,6 +270,8 @@ def clause_opposites(claim: str, window: str) -> list[str]:
         return []
     out = []
     claim_low = claim.casefold()
+    sentences = _SENTENCES.split(window)
+    claimed = alpha_content_stems(c_toks)
     for k, tok in enumerate(c_toks):
         s = stem(_BASE.get(tok, tok))
         if tok in _SCOPED or (tok.endswith("est") and tok not in NOT_SUPERLATIVES) or re.search(
@@ -285,6 +287,7 @@ def clause_opposites(claim: str, window: str) -> list[str]:
         if not holding:
             continue
         plain = re.compile(rf"(?<![\w-]){re.escape(tok)}\b", re.IGNORECASE)
+
         def says_it(st: str) -> bool:
             prefixed_there = any(re.search(rf"(?<![\w-]){re.escape(w)}\b", st.casefold()) for w in prefixed)
             return bool(plain.search(st)) or (not prefixed_there and s in {stem(_BASE.get(t, t)) for t in tokens(st)})
@@ -294,11 +297,11 @@ def clause_opposites(claim: str, window: str) -> list[str]:
         # the opposing statement says all the claim says but the word, in its sentence (shared context: "in the
         # third quarter, while operating profit fell"), and the claim's numbers itself ("rose in 2021" / "fell in
         # 2020")
-        said = alpha_content_stems(c_toks) - {s, stem(tok)}
+        said = claimed - {s, stem(tok)}
         digits = {t for t in c_toks if t.isdigit()}
         for st in holding:
             st_toks = tokens(st)
-            sentence = next((x for x in _SENTENCES.split(window) if st.strip() in x), st)
+            sentence = next((x for x in sentences if st.strip() in x), st)
             if _CLAUSE_NEGATION.search(st) or not said <= alpha_content_stems(tokens(sentence)) \
                     or not digits <= set(st_toks):  # fmt: skip
                 continue
@@ -310,7 +313,7 @@ def clause_opposites(claim: str, window: str) -> list[str]:
                 hit = next((w for o, w in _stems(st_toks).items() if o in OPPOSITES[s]), None)
             if hit is not None and hit in st_toks:
                 before = alpha_content_stems(st_toks[: st_toks.index(hit)])
-                if before - alpha_content_stems(c_toks) or not subject <= before:
+                if before - claimed or not subject <= before:
                     continue  # said of a part of the subject ("Sales of phones in Asia fell"), or not before it
                     # ("acquitted of murder but convicted of manslaughter by the trial jury")
             if hit is not None and not re.search(rf"(?<![\w-]){re.escape(hit)}\b", _sentence_with(claim_low, tok)):
@@ -333,4 +336,4 @@ def _un_forms(word: str) -> list[str]:
 
 def _sentence_with(text: str, word: str) -> str:
     """The sentence of `text` (folded) that has `word` ("acquitted of murder but convicted of manslaughter")."""
-    return next((p for p in re.split(r"(?<=[.!?])\s+", text) if re.search(rf"\b{re.escape(word)}\b", p)), text)
+    return next((p for p in _SENTENCES.split(text) if re.search(rf"\b{re.escape(word)}\b", p)), text)
