@@ -45,7 +45,10 @@ blind: aggregate figures only; deterministic 0.500 · full 0.717 at the session'
 e31f3ab, and at the session's end, d1167c5). cases20.jsonl (60; written the same way mid-session, after
 e31f3ab; first measured at 2a816e8+: deterministic 0.367 · full 0.433; then spent for the kinds of b20-03,
 -05, -06, -08, -13, -37, -39, -40, -42, -49 and -50 (rules kept after reviews) and b20-11, -45, -49, -60
-(rules reverted after reviews); 0.367 · 0.483 at d1167c5).
+(rules reverted after reviews); 0.367 · 0.483 at d1167c5). cases21.jsonl (60; half answer sentences, half one-line
+claims, written 2026-12-03 at the start of the nineteenth session by a helper that read no file of the
+repository, before that session's changes; kept blind: aggregate figures only; deterministic 0.450 · full 0.483
+at 88b2a7b).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
