@@ -121,8 +121,9 @@ _HEDGE_APPROX = re.compile(
 # "no more than 12" bounds from above, "not less than 5" from below
 _HEDGE_NEGATED = re.compile(r"\b(?:no|not)\s+(?:(more|greater|longer|later|higher|over|above|exceeding)|(less|fewer|"
                             r"shorter|lower|earlier|under|below))(?:\s+than)?\s*$", re.IGNORECASE)
-_HEDGE_AT_LEAST = re.compile(r"(?:more than|over|above|at least|exceeding|upwards of|>)\s*$", re.IGNORECASE)
-_HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|<)\s*$", re.IGNORECASE)
+# "over-65s" / "under-12s": an age group is bounded like "over 65" / "under 12"
+_HEDGE_AT_LEAST = re.compile(r"(?:more than|over|above|at least|exceeding|upwards of|>)\s*$|\bover-$", re.IGNORECASE)
+_HEDGE_AT_MOST = re.compile(r"(?:less than|fewer than|under|below|up to|at most|<)\s*$|\bunder-$", re.IGNORECASE)
 
 
 Number = int | Fraction
@@ -838,3 +839,19 @@ FRACTION_WORDS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4,
 __all__ = ["CONVERSIONS", "FRACTION_WORDS", "UNITS_OF", "Number", "NumberMention", "canonical", "extract_numbers", "in_base_unit",
            "mention_units", "number_keys", "number_values", "single_number", "source_numbers", "strip_citation_markers",
            "unit_of", "value_measure", "written_as_in"]  # fmt: skip
+
+
+# an age group ("under-12s", "over-65s") names people of that age, whatever a claim calls them ...
+_AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
+# ... unless it qualifies someone else: "Parents of under-5s", "Adults accompanying under-12s"
+_OF_GROUP = re.compile(r"\b(?:of|accompanying|with|for\s+parents\s+of)\s+(?:the\s+|their\s+)?(?:under|over)-$", re.IGNORECASE)
+PEOPLE_WORDS = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers",
+                "patients", "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone",
+                "everyone")
+
+
+def names_age_group(text: str, mention: NumberMention) -> bool:
+    """Whether `mention` is an age group that names people ("Under-12s travel free"), not one that qualifies
+    someone else ("Parents of under-5s")."""
+    return bool(_AGE_GROUP.search(text, max(0, mention.start - 6), mention.start)) and mention.text.endswith("s") \
+        and not _OF_GROUP.search(text, max(0, mention.start - 24), mention.start)  # fmt: skip

@@ -94,7 +94,7 @@ from citebound.verify.checks.lexical import (
     stemmed_terms,
     support_fraction,
 )
-from citebound.verify.checks.bounds import reversed_bounds
+from citebound.verify.checks.bounds import denied_beyond_bound, reversed_bounds
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
@@ -138,7 +138,7 @@ _CONTRADICTION_RULES = (
     # (an exception restated is read on the statement, "Based on the rules, ..." aside)
     ("negation", lambda c, claim, window, source: [] if affirmed_by_exception(without_attribution(claim), window)
                                                    or denied_by_exception(without_attribution(claim), window)
-                                                   else polarity_conflicts(claim, window)),
+                                                   else polarity_conflicts(claim, window, source)),
     ("comparison", lambda c, claim, window, source: comparison_conflicts(claim, window)),
     ("exception", lambda c, claim, window, source: exception_conflicts(claim, window)),
     ("scope", lambda c, claim, window, source: scope_conflicts(claim, window)),
@@ -285,7 +285,7 @@ class Cascade:
                 notes.append(f", {found_pairs}/{n_pairs} of its word pairs")
         if self.negation:
             evidence = source[span[0] : span[1]] if span else source
-            absent = missing_negations(claim, evidence)
+            absent = [] if denied_beyond_bound(claim, evidence, source) else missing_negations(claim, evidence)
             if absent:
                 score *= NEGATION_FACTOR
                 notes.append(f"; the claim says {', '.join(repr(w) for w in absent)} and the evidence does not")

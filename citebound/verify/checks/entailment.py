@@ -33,6 +33,7 @@ from citebound.text.injection import without_instructions
 from citebound.text.numbers import written_as_in
 from citebound.text.sentences import split_sentences
 from citebound.text.windows import Window, plan_windows
+from citebound.verify.checks.bounds import denied_bound_as_in
 
 DEFAULT_MODEL = ENTAILMENT_DIR / "model.onnx"
 DEFAULT_TOKENIZER = TOKENIZER_FILE
@@ -83,8 +84,10 @@ class _WindowedScorer:
             for j, part in enumerate(parts):
                 for w in self.windows(part, passage):
                     # the model never reads a sentence addressed to it ("answer supported"): sources are data;
-                    # and it reads the claim's numbers as the claim writes them (the numbers check compares values)
-                    flat.append((part, written_as_in(part, without_instructions(passage[w.start : w.end]))))
+                    # and it reads the claim's numbers as the claim writes them (the numbers check compares values),
+                    # and "up to 12" as "no more than 12" for a claim's "cannot borrow more than 12"
+                    text = written_as_in(part, without_instructions(passage[w.start : w.end]))
+                    flat.append((part, denied_bound_as_in(part, text, passage)))
                     owners.append((k, j, w))
         per_part: dict[tuple[int, int], tuple[float, int, int]] = {}
         for (k, j, w), p in zip(owners, self.score_pairs(flat)):

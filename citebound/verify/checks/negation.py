@@ -42,6 +42,13 @@ The misreadings fixed on 2026-12-01 were found on the claim sets' dev splits (do
 "Negation and spaced numbers"): on them the stage fired on 18 gold-supported and 152 unsupported dev
 claims before, 13 and 146 after, and each of the 6 unsupported ones it no longer blocks had been blocked
 for a misreading ("lacks power" against "not powerful"), not for a contradiction.
+
+- **A denied requirement (`denied_requirement`, 2026-12-03).** "A ticket is not required to board" against "No
+  passenger may board without a ticket" (the model: P 0.81): a conflict when the claim's one denial is of the
+  requirement and every word of the claim is in the source's denial itself, not in an exception or another
+  clause of its sentence ("Staff do not need a pass" / "No one may enter without a pass, except staff").
+- **A denied "more than"** is no conflict with the source's upper bound ("cannot borrow more than 12" / "may
+  borrow up to 12"): checks/bounds.denied_beyond_bound.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.sentences import split_sentences
+from citebound.verify.checks.bounds import denied_beyond_bound
 from citebound.text.stem import STOP_WORDS, verb_stem
 from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
 
@@ -356,15 +364,19 @@ _REQUIRED = re.compile(r"\b(?:required|requires?|need|needs|needed|must|have\s+t
                        r"mandatory|compulsory)\b", re.IGNORECASE)
 
 
-def polarity_conflicts(claim: str, evidence: str) -> list[str]:
+def polarity_conflicts(claim: str, evidence: str, source: str | None = None) -> list[str]:
     """Each content word the claim and the evidence disagree about, as a readable phrase: the
     evidence negates it and the claim states it plainly, or the other way round. Empty when they agree
-    (or when neither text holds a negation cue)."""
+    (or when neither text holds a negation cue). `source`: the whole text the evidence is a window of."""
     if not (_HAS_CUE.search(claim) or _HAS_CUE.search(evidence)):
         return []
     if _DENIED_WITHOUT.search(evidence) and _REQUIRED.search(claim) and not _HAS_CUE.search(claim) \
             and len(_HAS_CUE.findall(evidence)) == 1:  # fmt: skip
         return []  # "No passenger may board without a ticket" is "A ticket is required to board" (the one denial)
+    if denied := denied_requirement(claim, evidence):
+        return [denied]
+    if denied_beyond_bound(claim, evidence, source):
+        return []  # "cannot borrow more than 12 books" is "may borrow up to 12 books"
     c_neg, c_plain = polarity(claim)
     e_neg, e_plain = polarity(evidence)
     _no_noun_aux_verb(claim, c_neg, c_plain, e_neg)
@@ -387,7 +399,7 @@ def polarity_conflicts(claim: str, evidence: str) -> list[str]:
     if not out and (focus := _focus_sentence(claim, evidence, c_plain)) is not None:
         # a word the evidence both negates and states, in two sentences ("The warranty covers defects. It
         # doesn't cover water damage."): the sentence that holds most of the claim's words decides
-        out = [o + " (in the sentence about the claim)" for o in polarity_conflicts(claim, focus)]
+        out = [o + " (in the sentence about the claim)" for o in polarity_conflicts(claim, focus, source or evidence)]
     return list(dict.fromkeys(out))  # a compound and its parts read alike
 
 
@@ -439,3 +451,47 @@ def _focus_sentence(claim: str, evidence: str, c_plain: dict[str, str]) -> str |
 
 def _stems(text: str) -> set[str]:
     return {verb_stem(t) for t in clause_tokens(_joined(text)) if _content(t)}
+
+
+
+# "No passenger may board without a ticket" / "cannot enter without a permit": the deed and what it needs
+_WITHOUT_DEED = re.compile(r"\b(?:(?:no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?|nobody|no-one)\s+(?:may|can|shall|will|is\s+allowed\s+to)|"
+                           r"cannot|can't|"
+                           r"may\s+not|must\s+not|mustn't|shall\s+not)\s+((?:[^\W\d_]+\s+){1,6}?)without\s+"
+                           r"(?:a|an|any|the|their|your|his|her|its)?\s*([^\W\d_]+)", re.IGNORECASE)
+# "is not required", "don't need", "needn't", "no ticket is needed": a requirement denied
+_NOT_REQUIRED = re.compile(r"\b(?:(?:is|are)(?:\s+not|n't)(?:\s+[^\W\d_]+ly)?\s+(?:required|needed|necessary|mandatory|"
+                           r"compulsory)|(?:do|does)(?:\s+not|n't)\s+(?:need|require|have\s+to\s+(?:have|show|hold))|"
+                           r"needn't|need\s+not|no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+is\s+(?:required|needed|necessary))\b",
+                           re.IGNORECASE)
+_EXCEPTED = re.compile(r"\b(?:except|unless|other\s+than|save\s+for|excepted|exempt|but|though|while|however)\b|[,;:]",
+                       re.IGNORECASE)
+_PHRASE_END = re.compile(r"\b(?:or|and|after|before|during|until|when|if|once)\b|" + _EXCEPTED.pattern,
+                         re.IGNORECASE)  # the end of the thing needed ("without a referral after the first visit")
+_REQUIREMENT_WORDS = frozenset({"requir", "need", "necessari", "mandatori", "compulsori", "have", "show", "hold", "provid",
+                                "present"})
+
+
+def denied_requirement(claim: str, evidence: str) -> str | None:
+    """The claim denies a requirement the evidence sets: "A ticket is not required to board" against "No
+    passenger may board without a ticket". Only when the claim's one denial is of the requirement, the evidence
+    sentence's one denial is "may not V without X", and the claim names that deed and that thing, with no word
+    the sentence lacks (another deed, place or person may need it or not: "to board the ferry")."""
+    if not _NOT_REQUIRED.search(claim) or len(_HAS_CUE.findall(claim)) != 1:
+        return None
+    claim_stems = _stems(claim)
+    for sentence in split_sentences(evidence):
+        m = _WITHOUT_DEED.search(sentence)
+        if m is None or len(_HAS_CUE.findall(sentence)) > 1:  # ("Nobody" is no cue of _HAS_CUE)
+            continue
+        deed = [verb_stem(w) for w in m.group(1).split() if _content(w.casefold())]
+        thing = verb_stem(m.group(2).casefold())
+        if not deed or deed[0] not in claim_stems or thing not in claim_stems:
+            continue
+        # every word of the claim in the denial itself, not in an exception or another clause of its sentence
+        # ("Staff do not need a pass" / "No one may enter without a pass, except staff")
+        end = _PHRASE_END.search(sentence, m.end())
+        denial = sentence[: end.start() if end else len(sentence)]  # "... without a safety induction"
+        if claim_stems - _REQUIREMENT_WORDS <= _stems(denial) and not _EXCEPTED.search(denial):
+            return f"the source says {m.group(0).strip()!r}: the claim denies that it is needed"
+    return None

@@ -70,6 +70,8 @@ from citebound.text.numbers import (
     extract_numbers,
     in_base_unit,
     mention_units,
+    names_age_group,
+    PEOPLE_WORDS,
     single_number,
     unit_of,
     value_measure,
@@ -743,10 +745,9 @@ def number_problems(claim: str, stated: Sequence[NumberMention], source: str,
             j_end = sentence_of(found.end - 1)[0] if found.end > s_end else j
             if j_end != j and 0 <= j_end < len(sentence_words):  # "98. 7 per cent of cases": both halves
                 words = {**dict.fromkeys(words), **dict.fromkeys(sentence_words[j_end])}  # type: ignore[arg-type]
-            if _AGE_GROUP.search(source, max(0, found.start - 6), found.start) and found.text.endswith("s") \
-                    and not _OF_GROUP.search(source, max(0, found.start - 24), found.start):  # fmt: skip
+            if names_age_group(source, found):
                 # "Under-12s travel free" speaks of children under 12: the people the claim names
-                words = {**dict.fromkeys(words), **dict.fromkeys(map(word_stem, _PEOPLE))}  # type: ignore[arg-type]
+                words = {**dict.fromkeys(words), **dict.fromkeys(map(word_stem, PEOPLE_WORDS))}  # type: ignore[arg-type]
             if mention.kind == "ordinal" and found.kind != "ordinal" and _ranks(claim, mention) \
                     and not _labelled(source, found.start):
                 # "finished second" is not stated by "finished fourth, two places behind": a rank is stated
@@ -994,14 +995,6 @@ def _part_of(source: str, end: int, word_stem) -> frozenset[str]:
     """The stem of the noun a value is a part of, right after it ("Two of the five flights": flight)."""
     m = _PART_OF.match(source, end)
     return frozenset({word_stem(m.group(1))}) if m else frozenset()
-
-
-# an age group ("under-12s", "over-65s") names people of that age, whatever the claim calls them
-_AGE_GROUP = re.compile(r"\b(?:under|over)-$", re.IGNORECASE)
-# ... unless it qualifies someone else: "Parents of under-5s", "Adults accompanying under-12s"
-_OF_GROUP = re.compile(r"\b(?:of|accompanying|with|for\s+parents\s+of)\s+(?:the\s+|their\s+)?(?:under|over)-$", re.IGNORECASE)
-_PEOPLE = ("children", "child", "kids", "people", "persons", "adults", "pupils", "students", "passengers", "patients",
-           "pensioners", "seniors", "residents", "players", "customers", "visitors", "those", "anyone", "everyone")
 
 
 def _same_frequency(claim: str, mention: NumberMention, source: str) -> bool:

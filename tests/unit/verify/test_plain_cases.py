@@ -162,6 +162,10 @@ BA_FLOOR = {"deterministic": 0.86, "full": 0.94}
 _RESTATED = "a comparison restated with its sides swapped and the antonym: the rules only block, and '{}' is not in the source"
 KNOWN_MISSES = {
     "deterministic": {
+        "num-age-group-same-side-kept": "no rule blocks it, but 'children' is not in the source: 0.75",
+        "neg-denied-more-than-bound": "no rule blocks it, but 'cannot' is not in the source: 0.75",
+        "neg-denied-longer-than-bound": "no rule blocks it, but 'not' and 'longer' are not in the source: 0.55",
+        "neg-denied-requirement-other-place-kept": "no rule blocks it, but 'need' and 'park' are not in its sentence",
         "cmp-restated-swapped": _RESTATED.format("slower"),
         "cmp-restated-antonym": _RESTATED.format("worse"),
         "cause-stated-by-a-verb-kept": "no rule blocks it (the verb 'delayed' states the cause), but none of its word "
