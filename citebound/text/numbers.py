@@ -238,7 +238,26 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _hedge(text: str, start: int) -> str:
+# a bound after the number: "aged 65 and over", "12 or more", "18+", "5 years and under", "aged 70 or older"
+_HEDGE_AFTER = re.compile(r"\+(?!\d)|\s*(years?\s+(?:old\s+)?)?(?:and|or)\s+(over|above|older|more|upwards|up|under|below|"
+                          r"younger|less|fewer)\b", re.IGNORECASE)
+_AGED = re.compile(r"\baged\s+$", re.IGNORECASE)
+
+
+def bound_after(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The bound written after the number text[start:end] ("65 and over"), if any; "older" / "younger" only of
+    an age ("aged 70 or older", "16 years or younger", not "£5 and older visitors")."""
+    after = _HEDGE_AFTER.match(text, end)
+    if after and after.group(2) and after.group(2).casefold() in ("older", "younger") and not after.group(1) \
+            and not _AGED.search(text, max(0, start - 8), start):  # fmt: skip
+        return None
+    return after
+
+
+def _hedge(text: str, start: int, end: int | None = None) -> str:
+    if end is not None and (after := bound_after(text, start, end)):
+        word = (after.group(2) or "over").casefold()
+        return "at_most" if word in ("under", "below", "younger", "less", "fewer") else "at_least"
     before = text[max(0, start - 24) : start]
     if _HEDGE_APPROX.search(before):
         return "approx"
@@ -274,7 +293,7 @@ def _digit_mentions(text: str, hedges: bool) -> list[NumberMention]:
             kind, values = "time", _clock(value, suffix[0])
         elif kind == "number" and not m.group("dec") and 1000 <= value <= 2100 and m.group("int").isdigit():
             kind = "year"  # "1932"; "1,500 kg" is no year (a year is written without a separator)
-        hedge = _hedge(text, m.start()) if hedges else ""
+        hedge = _hedge(text, m.start(), m.end()) if hedges else ""
         found.append(NumberMention(m.group(0), m.start(), m.end(), tuple(values), kind, hedge))
     return found
 
@@ -419,7 +438,7 @@ def _piece_mention(text: str, part: list[re.Match[str]], ambiguous_words: bool, 
     after = _PERCENT_AFTER.match(text, end)
     if after and not ordinal:
         kind, end = "percent", after.end()
-    hedge = _hedge(text, start) if hedges else ""
+    hedge = _hedge(text, start, end) if hedges else ""
     return NumberMention(text[start:end], start, end, (value,), kind, hedge)
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.numbers import PEOPLE_WORDS, extract_numbers, names_age_group, value_measure
+from citebound.text.numbers import PEOPLE_WORDS, bound_after, extract_numbers, names_age_group, value_measure
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 
@@ -75,6 +75,17 @@ def _content(text: str) -> set[str]:
     return {stem(w.casefold()) for w in _WORD.findall(text) if w.casefold() not in STOP_WORDS and len(w) > 1}
 
 
+def _without_bounds_after(text: str) -> str:
+    """`text` with each bound written after its number blanked, offsets kept: "aged 70 or older" holds no "or"
+    clause and no word "older"."""
+    out, last = [], 0
+    for n in sorted(extract_numbers(text, hedges=False), key=lambda n: n.start):
+        if n.start >= last and (after := bound_after(text, n.start, n.end)):
+            out += [text[last : after.start()], " " * (after.end() - after.start())]
+            last = after.end()
+    return "".join(out) + text[last:]
+
+
 def _sentence_at(text: str, position: int) -> str:
     return next((text[a:b] for a, b in sentence_spans(text) if a <= position < b), text)
 
@@ -94,16 +105,17 @@ def _other_age_group(claim: str, m, evidence: str, same: list, claim_words: set[
     """The source's age group when the claim says what the source says of it, of the people on the bound's other
     side: "Children over 12 travel free" against "Under-12s travel free" or "Children under 12 travel free" (a
     group the source never names)."""
-    if not (names_age_group(claim, m) or _GROUP.search(claim[max(0, m.start - 40) : m.start])):
+    if not (_people_group(claim, m) or _GROUP.search(claim[max(0, m.start - 40) : m.start])):
         return None  # "Tickets cost over 12 pounds": no group of people
     # the clause that speaks of the age group: "Under-16s pay £5" of "Under-16s pay £5 and older visitors pay £10"
     sentence = _sentence_at(evidence, same[0].start)
     offset = evidence.find(sentence)
-    clause = next((c.group() for c in _CLAUSE.finditer(sentence)
-                   if c.start() <= same[0].start - offset < c.end()), sentence)  # fmt: skip
+    unbounded = _without_bounds_after(sentence)  # "aged 70 or older": no "or" clause
+    clause = next((c.group() for c in _CLAUSE.finditer(unbounded)
+                   if c.start() <= same[0].start - offset < c.end()), unbounded)  # fmt: skip
     people = {stem(w) for w in PEOPLE_WORDS} | {"age", "ag"}  # "Children aged over 12"
-    if not claim_words - people <= _content(_BOUND_PHRASE.sub(" ", clause)) or _NEGATED.search(clause) \
-            or _OTHER_PEOPLE.search(clause):  # fmt: skip
+    plain = _BOUND_PHRASE.sub(" ", clause)  # less its own bound
+    if not claim_words - people <= _content(plain) or _NEGATED.search(clause) or _OTHER_PEOPLE.search(plain):
         return None  # "Under-12s may not travel alone", "Under-12s travel free with an adult; others pay"
     numbers = extract_numbers(clause)
     if not all(any(c.keys & n.keys for n in numbers) for c in extract_numbers(claim, ambiguous_words=False)):
@@ -119,7 +131,8 @@ def reversed_bounds(claim: str, evidence: str) -> list[str]:
     if _NEGATED.search(claim):
         return []  # "cannot borrow more than 12 books", "more than 12 is not allowed": a bound from above
     e_mentions = extract_numbers(evidence)  # with their hedges: sources are usually read without
-    claim_words = _content(_BOUND_PHRASE.sub(" ", claim))  # "least" of "at least" is the bound's, not a word
+    # "least" of "at least", "older" of "65 or older" are the bound's, not words
+    claim_words = _content(_BOUND_PHRASE.sub(" ", _without_bounds_after(claim)))
     out = []
     for m in c_mentions:
         if _PARTICLE.search(claim[max(0, m.start - 20) : m.start]):
