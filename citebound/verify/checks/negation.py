@@ -476,7 +476,8 @@ def denied_requirement(claim: str, evidence: str) -> str | None:
     """The claim denies a requirement the evidence sets: "A ticket is not required to board" against "No
     passenger may board without a ticket". Only when the claim's one denial is of the requirement, the evidence
     sentence's one denial is "may not V without X", and the claim names that deed and that thing, with no word
-    the sentence lacks (another deed, place or person may need it or not: "to board the ferry")."""
+    the denial itself lacks (another deed, place or person may need it or not: "to board the ferry"; an
+    exception or another clause may name who does not: "except staff", "or an invitation")."""
     if not _NOT_REQUIRED.search(claim) or len(_HAS_CUE.findall(claim)) != 1:
         return None
     claim_stems = _stems(claim)
