@@ -456,13 +456,15 @@ def _stems(text: str) -> set[str]:
 
 # "No passenger may board without a ticket" / "cannot enter without a permit": the deed and what it needs
 _WITHOUT_DEED = re.compile(r"\b(?:(?:no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?|nobody|no-one)\s+(?:may|can|shall|will|is\s+allowed\s+to)|"
-                           r"cannot|can't|"
-                           r"may\s+not|must\s+not|mustn't|shall\s+not)\s+((?:[^\W\d_]+\s+){1,6}?)without\s+"
+                           r"cannot|can't|may\s+not|must\s+not|mustn't|shall\s+not|(?:is|are)\s+(?:not\s+permitted\s+to|"
+                           r"prohibited\s+from|forbidden\s+to|banned\s+from)|it\s+is\s+forbidden\s+to)\s+"
+                           r"((?:[^\W\d_]+\s+){1,6}?)without\s+"
                            r"(?:a|an|any|the|their|your|his|her|its)?\s*([^\W\d_]+)", re.IGNORECASE)
 # "is not required", "don't need", "needn't", "no ticket is needed": a requirement denied
 _NOT_REQUIRED = re.compile(r"\b(?:(?:is|are)(?:\s+not|n't)(?:\s+[^\W\d_]+ly)?\s+(?:required|needed|necessary|mandatory|"
                            r"compulsory)|(?:do|does)(?:\s+not|n't)\s+(?:need|require|have\s+to\s+(?:have|show|hold))|"
-                           r"needn't|need\s+not|no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+is\s+(?:required|needed|necessary))\b",
+                           r"needn't|need\s+not|there\s+is\s+no\s+need|no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+is\s+(?:required|needed|"
+                           r"necessary))\b",
                            re.IGNORECASE)
 _EXCEPTED = re.compile(r"\b(?:except|unless|other\s+than|save\s+for|excepted|exempt|but|though|while|however)\b|[,;:]",
                        re.IGNORECASE)

@@ -22,6 +22,10 @@ TICKETS = "No passenger may board without a ticket."
         ("No safety induction is needed to work on site.", "No one may work on site without a safety induction."),
         ("Customers need not provide ID to open an account.", "No customer may open an account without ID."),
         ("A pass is not required to enter the building.", "No one may enter the building without a pass, except staff."),
+        # other ways to set or deny it (a review's misses)
+        ("A licence is not required to sell alcohol.", "It is forbidden to sell alcohol without a licence."),
+        ("A ticket is not needed to enter the stadium.", "Fans are not permitted to enter the stadium without a ticket."),
+        ("There is no need for a pass to enter the lab.", "No one may enter the lab without a pass."),
     ],
 )  # fmt: skip
 def test_a_denied_requirement_contradicts_the_source(claim, source):
@@ -49,6 +53,8 @@ def test_a_denied_requirement_contradicts_the_source(claim, source):
          "No one may run the machine without training, though anyone may run in the park without training."),
         ("Staff do not need a pass to enter the depot.",
          "Staff may enter the depot without a pass; no visitor may enter the depot without a pass."),
+        ("There is no need for a permit to walk in the park.", "It is forbidden to camp in the park without a permit."),
+        ("Fans do not need a ticket to enter the fan zone.", "Fans are not permitted to enter the stadium without a ticket."),
     ],
 )  # fmt: skip
 def test_a_requirement_of_another_deed_place_or_thing_is_left_to_the_other_checks(claim, source):
