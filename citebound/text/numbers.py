@@ -224,7 +224,7 @@ def _clock(hour: Number, half: str | None) -> list[Number]:
     return [hour]
 
 
-def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     """`text` with each (start, end) span replaced by spaces (offsets preserved), in one pass."""
     if not spans:
         return text
@@ -470,10 +470,10 @@ def extract_numbers(text: str, *, ambiguous_words: bool = True, hedges: bool = T
             hour = 0 if m.group(1).casefold() == "midnight" else 12
             mentions.append(NumberMention(m.group(0), m.start(), m.end(), (hour,), "time"))
     mentions += _part_mentions(clean, hedges)  # "one and a half hours": one measure, not the number one
-    clean = _blank_spans(clean, [(n.start, n.end) for n in mentions])
+    clean = blank_spans(clean, [(n.start, n.end) for n in mentions])
     digit_mentions = _digit_mentions(clean, hedges)
     # "1.5 million" is one number: keep its scale word out of the word scan
-    clean = _blank_spans(clean, [(n.start, n.end) for n in digit_mentions])
+    clean = blank_spans(clean, [(n.start, n.end) for n in digit_mentions])
     mentions += digit_mentions
     if spaced and (", " in text or ". " in text):
         mentions += _spaced_mentions(unmarked)

@@ -94,7 +94,7 @@ from citebound.verify.checks.lexical import (
     stemmed_terms,
     support_fraction,
 )
-from citebound.verify.checks.bounds import denied_beyond_bound, reversed_bounds
+from citebound.verify.checks.bounds import reversed_bounds
 from citebound.verify.checks.comparison import comparison_conflicts
 from citebound.verify.checks.causes import invented_causes
 from citebound.verify.checks.crossed import compared_values, crossed_values, misplaced_values
@@ -285,7 +285,7 @@ class Cascade:
                 notes.append(f", {found_pairs}/{n_pairs} of its word pairs")
         if self.negation:
             evidence = source[span[0] : span[1]] if span else source
-            absent = [] if denied_beyond_bound(claim, evidence, source) else missing_negations(claim, evidence)
+            absent = missing_negations(claim, evidence, source)
             if absent:
                 score *= NEGATION_FACTOR
                 notes.append(f"; the claim says {', '.join(repr(w) for w in absent)} and the evidence does not")
@@ -402,7 +402,7 @@ def gate_features(claim: str, terms: Terms, source: str, p: float, span: tuple[i
         "lexical": lexical,
         "support": doc_share,
         "coverage": coverage,
-        "negation": 1.0 if missing_negations(claim, window) else 0.0,
+        "negation": 1.0 if missing_negations(claim, window, source) else 0.0,
         "numbers": 1.0 if claim_numbers(claim) else 0.0,
         "claim_terms": math.log1p(len(terms.terms)),
         "claim_sentences": 1.0 if len(split_sentences(claim)) > 1 else 0.0,

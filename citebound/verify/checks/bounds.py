@@ -33,7 +33,14 @@ from __future__ import annotations
 
 import re
 
-from citebound.text.numbers import PEOPLE_WORDS, bound_after, extract_numbers, names_age_group, value_measure
+from citebound.text.numbers import (
+    PEOPLE_WORDS,
+    blank_spans,
+    bound_after,
+    extract_numbers,
+    names_age_group,
+    value_measure,
+)
 from citebound.text.sentences import sentence_spans
 from citebound.text.stem import STOP_WORDS, stem
 
@@ -78,16 +85,17 @@ def _content(text: str) -> set[str]:
 def _without_bounds_after(text: str) -> str:
     """`text` with each bound written after its number blanked, offsets kept: "aged 70 or older" holds no "or"
     clause and no word "older"."""
-    out, last = [], 0
-    for n in sorted(extract_numbers(text, hedges=False), key=lambda n: n.start):
-        if n.start >= last and (after := bound_after(text, n.start, n.end)):
-            out += [text[last : after.start()], " " * (after.end() - after.start())]
-            last = after.end()
-    return "".join(out) + text[last:]
+    after = (bound_after(text, n.start, n.end) for n in extract_numbers(text, hedges=False))
+    return blank_spans(text, [a.span() for a in after if a])
+
+
+def _sentence_span(text: str, position: int) -> tuple[int, int]:
+    return next(((a, b) for a, b in sentence_spans(text) if a <= position < b), (0, len(text)))
 
 
 def _sentence_at(text: str, position: int) -> str:
-    return next((text[a:b] for a, b in sentence_spans(text) if a <= position < b), text)
+    a, b = _sentence_span(text, position)
+    return text[a:b]
 
 
 # a clause that speaks of people past the bound too: "Under-12s travel free with an adult; others pay"
@@ -108,9 +116,8 @@ def _other_age_group(claim: str, m, evidence: str, same: list, claim_words: set[
     if not (_people_group(claim, m) or _GROUP.search(claim[max(0, m.start - 40) : m.start])):
         return None  # "Tickets cost over 12 pounds": no group of people
     # the clause that speaks of the age group: "Under-16s pay £5" of "Under-16s pay £5 and older visitors pay £10"
-    sentence = _sentence_at(evidence, same[0].start)
-    offset = evidence.find(sentence)
-    unbounded = _without_bounds_after(sentence)  # "aged 70 or older": no "or" clause
+    offset, end = _sentence_span(evidence, same[0].start)
+    unbounded = _without_bounds_after(evidence[offset:end])  # "aged 70 or older": no "or" clause
     clause = next((c.group() for c in _CLAUSE.finditer(unbounded)
                    if c.start() <= same[0].start - offset < c.end()), unbounded)  # fmt: skip
     people = {stem(w) for w in PEOPLE_WORDS} | {"age", "ag"}  # "Children aged over 12"
@@ -192,7 +199,8 @@ def _restated_upper_bound(claim: str, m, evidence: str, o, claim_words: set[str]
         return False  # "3 nights" / "up to 3 weeks"
     if _word_before(claim, m.start, _PREPOSITIONS) != _word_before(evidence, o.start, _PREPOSITIONS):
         return False  # "renew more than 12" / "borrow up to 12"
-    sentence = _sentence_at(evidence, o.start)
+    start, end = _sentence_span(evidence, o.start)
+    sentence = evidence[start:end]
     plain = _BOUND_PHRASE.sub(" ", _NEGATED_BOUND.sub(" ", sentence))
     if _NEGATED.search(plain) or _BEYOND.search(plain) or not claim_words <= _content(plain):
         return False  # "Staff may borrow up to 12", "... and more than 12 with permission", "12 DVDs" / "12 books"
@@ -203,7 +211,7 @@ def _restated_upper_bound(claim: str, m, evidence: str, o, claim_words: set[str]
         return False  # "up to 12 books, or up to 20 with a premium card", "and more than 12 with permission"
     if not all(any(c.keys & n.keys and c.hedge == n.hedge for n in numbers) for c in claim_numbers):
         return False  # "Under-16s" / "Over-16s"
-    return _says_no_more(claim_words, sentence, o.start - evidence.find(sentence)) \
+    return _says_no_more(claim_words, sentence, o.start - start) \
         and not _other_sentence_bears(source, sentence, _word_before(evidence, o.start, _PREPOSITIONS))
 
 
@@ -219,12 +227,7 @@ _PAST_LIMIT = re.compile(r"\b(?:unlimited|except\w*|arranged|extended|extension|
 
 def _without_numbers(text: str) -> str:
     """`text` with each number and the unit or word it counts blanked ("twelve", "23 kilograms" / "23 kg")."""
-    out, last = [], 0
-    for n in sorted(extract_numbers(text, ambiguous_words=False), key=lambda n: n.start):
-        if n.start >= last:
-            out += [text[last : n.start], " "]
-            last = value_measure(text, n)[1]
-    return "".join(out) + text[last:]
+    return blank_spans(text, [(n.start, value_measure(text, n)[1]) for n in extract_numbers(text, ambiguous_words=False)])
 
 
 def _says_no_more(claim_words: set[str], sentence: str, at: int) -> bool:

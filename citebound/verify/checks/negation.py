@@ -56,9 +56,9 @@ from __future__ import annotations
 import re
 
 from citebound.text.sentences import split_sentences
-from citebound.verify.checks.bounds import denied_beyond_bound
 from citebound.text.stem import STOP_WORDS, verb_stem
 from citebound.text.tokenize import clause_tokens, is_contracted_negation, tokens
+from citebound.verify.checks.bounds import denied_beyond_bound
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "nobody", "nothing", "nowhere"})
 # The words that make a clause negative, as written (contractions such as "isn't" are `is_contracted_negation`'s):
@@ -157,13 +157,15 @@ def negations(text: str) -> set[str]:
     return found
 
 
-def missing_negations(claim: str, evidence: str) -> list[str]:
+def missing_negations(claim: str, evidence: str, source: str | None = None) -> list[str]:
     """Negations the claim states when the evidence states none, sorted ("not" and "never" both negate:
-    "not stored" restates "never stored"; "suspended", "closed" ... deny without a cue)."""
+    "not stored" restates "never stored"; "suspended", "closed" ... deny without a cue). None when the claim's
+    denial is of more than the evidence's upper bound ("cannot borrow more than 12" / "may borrow up to 12";
+    `source`: the whole text the evidence is a window of)."""
     claimed = negations(claim)
     if not claimed or negations(evidence) or any(t in _WEAK_CUES or t in _DENIAL_WORDS for t in tokens(evidence)):
         return []
-    return sorted(claimed)
+    return [] if denied_beyond_bound(claim, evidence, source) else sorted(claimed)
 
 
 def _content(tok: str) -> bool:
@@ -451,7 +453,6 @@ def _focus_sentence(claim: str, evidence: str, c_plain: dict[str, str]) -> str |
 
 def _stems(text: str) -> set[str]:
     return {verb_stem(t) for t in clause_tokens(_joined(text)) if _content(t)}
-
 
 
 # "No passenger may board without a ticket" / "cannot enter without a permit": the deed and what it needs

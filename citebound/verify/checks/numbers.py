@@ -1146,8 +1146,8 @@ def _converted(claim: str, mention: NumberMention, wanted: Attached, source: str
     # a bound ("more than 4 grams") is stated in another unit only with the same hedge before it; "about 2.5
     # hours" is met by 150 minutes, said plainly or roughly, after the claim's verb ("takes about")
     hedge = _words_before(claim, mention.start, 2) if mention.hedge and mention.hedge != "approx" else None
-    start = _APPROX_BEFORE.search(claim, 0, mention.start).start() if mention.hedge == "approx" \
-        and _APPROX_BEFORE.search(claim, 0, mention.start) else mention.start  # fmt: skip
+    approx = _APPROX_BEFORE.search(claim, 0, mention.start) if mention.hedge == "approx" else None
+    start = approx.start() if approx else mention.start
     verb = None if hedge else word_before(claim, start)
     # a duration is said with many verbs ("spent two days incubating" against "incubated for 48 hours"): after
     # "for" / "over" / "within" in the source it needs no verb of the claim's
