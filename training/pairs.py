@@ -37,10 +37,18 @@ Sources (never a test split; never the calibration halves):
   between two names of the sentence, a plan stated as done or a deed as only planned, a condition dropped,
   a quantifier or modal widened ("some" -> "all", "may" -> "must") -> not supported; the cue-bearing
   sentences copied (or less a non-condition clause) -> supported, so a cue word alone decides nothing.
+- ``written_pairs`` (``written/<kind>``, 2026-12-04): short sources and claims written for training by the
+  project's own helper agents (training/data/written/, the project's own text, no outside source), each
+  told the tricks of the plain-language cases (a negation in a contraction, a true number on the wrong
+  attribute, a reversed comparison, an invented cause, a number written two ways...) and asked for about
+  as many faithful claims, paraphrased away from the source's words. A fifth of the sources (by a hash of
+  the source text, ``is_written_holdout``) is never trained on: it checks a candidate. Not the blind sets:
+  those are written by agents that see nothing of this project, and never trained on.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -813,6 +821,32 @@ def strong_pairs(rng: random.Random, per_doc: int = 4, docs: list[tuple[str, str
     return pairs, _count(pairs)
 
 
+WRITTEN = REPO / "training" / "data" / "written"
+
+
+def is_written_holdout(source: str) -> bool:
+    """A fifth of the written sources, chosen by text (stable whatever the file order), never trained on."""
+    return int(hashlib.sha1(source.strip().encode("utf-8")).hexdigest(), 16) % 5 == 0
+
+
+def written_rows(holdout: bool = False) -> list[dict]:
+    """The written pairs of the training part (or, with holdout, the held-out part), in file order."""
+    rows = []
+    for path in sorted(WRITTEN.glob("*.jsonl")):
+        for row in read_jsonl(path):
+            if is_written_holdout(row["source"]) == holdout:
+                rows.append(row)
+    return rows
+
+
+def written_pairs(rng: random.Random):
+    """The written training pairs as they are (fixed data: a draw is a shuffled repeat)."""
+    pairs: list[Pair] = [(r["claim"], r["source"], int(r["label"] == "supported"), f"written/{r.get('kind', 'other')}")
+                         for r in written_rows()]  # fmt: skip
+    rng.shuffle(pairs)
+    return pairs, _count(pairs)
+
+
 GENERATORS = {
     "factcg": factcg_pairs,
     "squad_claims": squad_claim_pairs,
@@ -821,6 +855,7 @@ GENERATORS = {
     "detail": detail_pairs,
     "kinds": kinds_pairs,
     "strong": strong_pairs,
+    "written": written_pairs,
 }
 
 

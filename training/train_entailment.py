@@ -114,7 +114,7 @@ def read_jsonl(path: Path) -> list[dict]:
 
 # Document-level generators of training/pairs.py: name -> how many independent draws (factcg is fixed
 # data, so its "draws" are repeats; the rule generators draw other sentences / edits each time).
-GENERATOR_DRAWS = {"factcg": 2, "squad_claims": 2, "hard_negatives": 2, "multi_sentence": 2, "detail": 3, "kinds": 4, "strong": 4}
+GENERATOR_DRAWS = {"factcg": 2, "squad_claims": 2, "hard_negatives": 2, "multi_sentence": 2, "detail": 3, "kinds": 4, "strong": 4, "written": 6}
 NLI_SCALE_WITH_GENERATORS = 0.74  # NLI shares are scaled down to make room for the generated pairs
 
 
