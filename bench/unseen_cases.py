@@ -48,7 +48,9 @@ e31f3ab; first measured at 2a816e8+: deterministic 0.367 · full 0.433; then spe
 (rules reverted after reviews); 0.367 · 0.483 at d1167c5). cases21.jsonl (60; half answer sentences, half one-line
 claims, written 2026-12-03 at the start of the nineteenth session by a helper that read no file of the
 repository, before that session's changes; kept blind: aggregate figures only; deterministic 0.450 · full 0.483
-at 88b2a7b).
+at 88b2a7b). cases22.jsonl (60; half answer sentences, half one-line claims, written 2026-12-04 at the start of
+the twentieth session by a helper that read no file of the repository, before that session's changes; kept
+blind: aggregate figures only; deterministic 0.433 · full 0.483 at ef985a0).
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/unseen_cases.py [--cases FILE] [--out results.json]
 
