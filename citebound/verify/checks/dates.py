@@ -34,7 +34,8 @@ MONTHS = {m: i for i, m in enumerate(MONTH_NAMES, 1)}
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items()) if m != "may"})
 MONTHS["sept"] = 9
 _LINKS = frozenset({"in", "on", "during", "since", "by", "at", "the", "of", "early", "late", "mid", "around",
-                    "until", "till", "from", "before", "after", "about", "circa", "c", "year", "month"})  # fmt: skip
+                    "until", "till", "from", "before", "after", "about", "circa", "c", "year", "month",
+                    "spring", "summer", "autumn", "winter"})  # fmt: skip
 # An event is a verb in the past: "-ed" forms and the common irregular ones. Nouns before a date
 # ("the council in 2017", "the full year 2020", "for the first time since 2011") name no event, and
 # reading them as one blocked supported claims on the public sets.
@@ -66,28 +67,49 @@ def _date(toks: list[str], i: int) -> str | None:
     return None
 
 
+# A verb after a modal or a plan ("will reopen on 3 March", "is due to open in May") names an event too:
+# "The library will reopen on 3 March" against "closed on 3 March for repairs and will reopen in June".
+# "to" alone is not enough ("moved to Paris in 1990": Paris is no event).
+_MODALS = frozenset({"will", "would", "shall", "should", "must", "can", "could", "might"})
+_PLAN_BEFORE_TO = frozenset({"plans", "planned", "plan", "expected", "due", "set", "scheduled", "intends", "intended",
+                             "going", "hopes", "hoped", "aims", "aimed", "is", "are", "was", "were"})  # fmt: skip
+
+
 def _event(tok: str) -> bool:
     if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS:
         return False
     return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed"))
 
 
+def _event_at(toks: list[str], k: int) -> bool:
+    """toks[k] is an event: a verb in the past, or a bare verb after a modal or a plan's "to"."""
+    tok = toks[k]
+    if _event(tok):
+        return True
+    if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS or len(tok) < 3 or k == 0:
+        return False
+    prev = toks[k - 1]
+    return prev in _MODALS or (prev == "to" and k >= 2 and toks[k - 2] in _PLAN_BEFORE_TO)
+
+
 def _event_before(toks: list[str], i: int) -> int | None:
     """The index of the event that dates toks[i]: right before it past linking words ("opened in"), or
     past a short complement of its own clause ("opened to the public in", "sold the company in")."""
+    if toks[i] in MONTHS and i and toks[i - 1].isdigit() and len(toks[i - 1]) <= 2:
+        i -= 1  # a day before its month ("closed on 3 March")
     j = i - 1
     while j >= 0 and i - j <= _GAP + 1 and toks[j] in _LINKS:
         j -= 1
     if j < 0 or i - j > _GAP + 1:
         return None
-    if _event(toks[j]):
+    if _event_at(toks, j):
         return j
     k, skipped = j, 0
     while k >= 0 and skipped < _COMPLEMENT and toks[k] not in _CLAUSE_ENDS and _date(toks, k) is None \
-            and not toks[k].isdigit() and not _event(toks[k]):  # fmt: skip
+            and not toks[k].isdigit() and not _event_at(toks, k):  # fmt: skip
         k -= 1
         skipped += 1
-    return k if k >= 0 and _event(toks[k]) else None
+    return k if k >= 0 and _event_at(toks, k) else None
 
 
 def _year_after_month(toks: list[str], i: int) -> int | None:
@@ -109,13 +131,16 @@ def _bindings(toks: list[str]) -> list[tuple[str, str, int]]:
         j = _event_before(toks, i)
         if j is None:
             continue
-        out.append((stem(toks[j]), date, i))
+        # a planned event is another event than the one done: "had planned to open stores by 2030" dates
+        # no opening that happened, so plans are compared with plans and deeds with deeds
+        event = stem(toks[j]) + ("" if _event(toks[j]) else _PLANNED)
+        out.append((event, date, i))
         if date.startswith("month:") and (y := _year_after_month(toks, i)) is not None:
-            out.append((stem(toks[j]), toks[y], y))  # "came into force in January 2021": 2021 too
+            out.append((event, toks[y], y))  # "came into force in January 2021": 2021 too
         k = i + 2 if i + 2 < len(toks) and toks[i + 1] in _RANGE_WORDS else i + 1
         end = _date(toks, k) if k < len(toks) else None
         if end is not None and end.startswith("month:") == date.startswith("month:"):
-            out.append((stem(toks[j]), end, k))
+            out.append((event, end, k))
     return out
 
 
@@ -139,8 +164,13 @@ _KINDRED = [frozenset(stem(w) for w in group.split()) for group in (
 )]
 
 
+_PLANNED = "@planned"  # the key suffix of an event only planned or expected ("will reopen", "is due to open")
+
+
 def _kindred(event: str) -> frozenset[str]:
-    return next((g for g in _KINDRED if event in g), frozenset())
+    base, planned = event.removesuffix(_PLANNED), event.endswith(_PLANNED)
+    group = next((g for g in _KINDRED if base in g), frozenset())
+    return frozenset(k + _PLANNED for k in group) if planned else group
 
 
 def date_conflicts(claim: str, evidence: str) -> list[str]:
@@ -164,16 +194,16 @@ def date_conflicts(claim: str, evidence: str) -> list[str]:
         if not bound.get(event) and kin and not any(date in bound.get(k, ()) for k in kin) \
                 and any(date in dates for e, dates in bound.items() if e not in kin):  # fmt: skip
             given = {d for k in kin for d in bound.get(k, ()) if d.startswith("month:") == date.startswith("month:")}
-            said = sorted(k for k in kin if bound.get(k))
+            said = sorted(k.removesuffix(_PLANNED) for k in kin if bound.get(k))
             if given and date not in given and date in e_dates:
-                word = next(t for t in reversed(c_toks[:i]) if _event(t))
+                word = c_toks[next(k for k in range(i - 1, -1, -1) if _event_at(c_toks, k))]
                 out.append(f"the source dates {said[0]!r} (of a kind with {word!r}) "
                            f"{' or '.join(sorted(_describe(d) for d in given))}, not {_describe(date)} (which it gives "
                            f"to something else)")  # fmt: skip
                 continue
         if given and date not in given and date in e_dates:
-            word = c_toks[i - 1] if c_toks[i - 1] not in _LINKS else next(
-                t for t in reversed(c_toks[:i]) if _event(t))  # fmt: skip
+            word = c_toks[i - 1] if c_toks[i - 1] not in _LINKS and not c_toks[i - 1].isdigit() else c_toks[next(
+                k for k in range(i - 1, -1, -1) if _event_at(c_toks, k))]  # fmt: skip
             others = " or ".join(sorted(_describe(d) for d in given))
             out.append(f"the source dates {word!r} {others}, not {_describe(date)} (which it gives to something else)")
     return out

@@ -13,6 +13,10 @@ MOVED = [
     ("The CEO resigned in March.", "The CEO was appointed in March and resigned in June."),
     ("Revenue grew in 2020.", "Revenue grew in 2019 and in 2020 it fell."),
     ("The album was released on May 3.", "The album was recorded in May and released in August."),
+    # a planned event, and a day before its month
+    ("The library will reopen on 3 March.", "The library closed on 3 March for repairs and will reopen in June."),
+    ("The office is expected to move in 2024.", "The office was refurbished in 2024 and is expected to move in 2026."),
+    ("The pool is due to open in 2019.", "The pool was built in 2019 and is due to open in May 2021."),
 ]
 LEFT_ALONE = [
     ("The bridge opened in 1937.", "Construction of the bridge began in 1932 and it opened in 1937."),
@@ -22,6 +26,12 @@ LEFT_ALONE = [
     ("She joined the council in 2017.", "The council in 1994 had nine members; she joined it in 2017."),
     ("The book was published in December 1865.", "A later edition was published in 1938; the first came out in December."),
     ("She was elected to the council in 2017.", "The council was founded in 1994. She was elected in 2017."),
+    ("The library will reopen in June.", "The library closed on 3 March for repairs and will reopen in June."),
+    ("The library closed on 3 March.", "The library closed on 3 March for repairs and will reopen in June."),
+    ("She moved to Paris in 1990.", "She was born in Lyon in 1960 and moved to Paris in 1990."),  # "to" + a name
+    # a plan dates no deed: another chain "had planned to open stores by 2030" says nothing of an opening in 2018
+    ("The chain opened its first Italian store in 2018.",
+     "The chain's first Italian store, in Milan, dates from 2018. A rival had planned to open more stores by 2030."),
 ]
 
 
