@@ -110,6 +110,7 @@ from citebound.verify.checks.scope import scope_conflicts
 from citebound.verify.checks.speakers import wrong_speakers
 from citebound.verify.checks.dates import date_conflicts
 from citebound.verify.checks.ended import ended_states
+from citebound.verify.checks.homes import home_conflicts
 from citebound.verify.checks.negation import NEGATION_FACTOR, missing_negations, polarity_conflicts
 from citebound.verify.checks.numbers import describe, problems_reason
 from citebound.verify.checks.kinds import swapped_kinds, swapped_multiples, swapped_timeliness
@@ -156,6 +157,7 @@ _CONTRADICTION_RULES = (
                                               or other_doers(claim, window) or wrong_speakers(claim, window)),
     ("plan", lambda c, claim, window, source: plan_conflicts(claim, window) or weighed_as_decided(claim, window)),
     ("ended", lambda c, claim, window, source: ended_states(claim, window)),
+    ("home", lambda c, claim, window, source: home_conflicts(claim, source)),
     ("condition", lambda c, claim, window, source: dropped_conditions(claim, window) or waived_conditions(claim, window)),
     ("cause", lambda c, claim, window, source: invented_causes(claim, source)),
 )  # fmt: skip

@@ -29,7 +29,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 Label = Literal["supported", "partial", "unsupported", "uncited"]
 Stage = Literal["citations", "ids", "numbers", "negation", "comparison", "exception", "scope", "modality", "opposite",
-                "kind", "order", "dates", "role", "plan", "ended", "condition", "cause", "quote", "lexical", "semantic",
+                "kind", "order", "dates", "role", "plan", "ended", "home", "condition", "cause", "quote", "lexical", "semantic",
                 "judge"]
 LABEL_RANK = {"supported": 3, "partial": 2, "unsupported": 1, "uncited": 0}
 

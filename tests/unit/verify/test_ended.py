@@ -55,3 +55,4 @@ def test_a_word_that_matches_is_only_case_insensitively_is_no_copula():
     # "İſ" (dotted capital I, long s) matches "is" under re.IGNORECASE and lower-cases to no copula: it raised
     # KeyError (found by hypothesis in test_checking_any_claim_against_any_source_never_raises, 2026-12-02)
     assert ended_states("Rome İſ the capital of Italy.", "Rome was the capital of Italy until 1870.") == []
+
