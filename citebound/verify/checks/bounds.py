@@ -109,6 +109,10 @@ def _people_group(text: str, mention) -> bool:
     return names_age_group(text, mention) or bool(_PEOPLE_BOUND.search(text[max(0, mention.start - 40) : mention.start]))
 
 
+# verbs of going or getting in, one deed where a fare or an entry is spoken of ("go free", "travel free")
+_GOING = frozenset(stem(w) for w in "go goes travel travels ride rides get gets enter enters come comes fly flies".split())
+
+
 def _other_age_group(claim: str, m, evidence: str, same: list, claim_words: set[str]) -> str | None:
     """The source's age group when the claim says what the source says of it, of the people on the bound's other
     side: "Children over 12 travel free" against "Under-12s travel free" or "Children under 12 travel free" (a
@@ -122,7 +126,10 @@ def _other_age_group(claim: str, m, evidence: str, same: list, claim_words: set[
                    if c.start() <= same[0].start - offset < c.end()), unbounded)  # fmt: skip
     people = {stem(w) for w in PEOPLE_WORDS} | {"age", "ag"}  # "Children aged over 12"
     plain = _BOUND_PHRASE.sub(" ", clause)  # less its own bound
-    if not claim_words - people <= _content(plain) or _NEGATED.search(clause) or _OTHER_PEOPLE.search(plain):
+    said = _content(plain)
+    if said & _GOING:  # "go free" / "travel free" / "ride free": one deed of getting somewhere or in
+        claim_words = claim_words - _GOING
+    if not claim_words - people <= said or _NEGATED.search(clause) or _OTHER_PEOPLE.search(plain):
         return None  # "Under-12s may not travel alone", "Under-12s travel free with an adult; others pay"
     numbers = extract_numbers(clause)
     if not all(any(c.keys & n.keys for n in numbers) for c in extract_numbers(claim, ambiguous_words=False)):
