@@ -165,7 +165,21 @@ def missing_negations(claim: str, evidence: str, source: str | None = None) -> l
     claimed = negations(claim)
     if not claimed or negations(evidence) or any(t in _WEAK_CUES or t in _DENIAL_WORDS for t in tokens(evidence)):
         return []
+    if restated_requirement(claim, evidence):
+        return []
     return [] if denied_beyond_bound(claim, evidence, source) else sorted(claimed)
+
+
+def restated_requirement(claim: str, evidence: str) -> bool:
+    """The claim's one denial is "cannot V without X" and a sentence of the evidence sets X as needed, with no
+    denial of its own ("Police need a warrant to obtain it", "A badge is required to enter"): the same rule
+    said the other way round, so the claim's "cannot" contradicts nothing (the later stages judge the rest)."""
+    m = _WITHOUT_DEED.search(claim)
+    if m is None or len(_HAS_CUE.findall(claim)) != 1:
+        return False
+    thing = verb_stem(m.group(2).casefold())
+    return any(_REQUIRED.search(sentence) and not _HAS_CUE.search(sentence) and thing in _stems(sentence)
+               for sentence in split_sentences(evidence))
 
 
 def _content(tok: str) -> bool:
@@ -375,6 +389,8 @@ def polarity_conflicts(claim: str, evidence: str, source: str | None = None) -> 
     if _DENIED_WITHOUT.search(evidence) and _REQUIRED.search(claim) and not _HAS_CUE.search(claim) \
             and len(_HAS_CUE.findall(evidence)) == 1:  # fmt: skip
         return []  # "No passenger may board without a ticket" is "A ticket is required to board" (the one denial)
+    if restated_requirement(claim, evidence):
+        return []  # "You cannot enter without a badge" is "A badge is required to enter" (the other way round)
     if denied := denied_requirement(claim, evidence):
         return [denied]
     if denied_beyond_bound(claim, evidence, source):

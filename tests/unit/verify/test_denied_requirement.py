@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify import check_claim
-from citebound.verify.checks.negation import denied_requirement
+from citebound.verify.checks.negation import denied_requirement, missing_negations, polarity_conflicts, restated_requirement
 
 TICKETS = "No passenger may board without a ticket."
 
@@ -59,3 +59,22 @@ def test_a_denied_requirement_contradicts_the_source(claim, source):
 )  # fmt: skip
 def test_a_requirement_of_another_deed_place_or_thing_is_left_to_the_other_checks(claim, source):
     assert denied_requirement(claim, source) is None
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("You cannot enter the lab without a badge.", "A badge is required to enter the lab."),
+    ("Officers cannot get location history without a warrant.", "Police need a warrant to obtain location history."),
+])
+def test_a_requirement_restated_as_a_denial_without_it_is_no_contradiction(claim, source):
+    # the rule said the other way round: "cannot V without X" against "X is required to V"
+    assert restated_requirement(claim, source)
+    assert polarity_conflicts(claim, source) == [] and missing_negations(claim, source) == []
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("You cannot enter the lab without a badge.", "A badge is not required to enter the lab."),  # denied there
+    ("You cannot enter the lab without a badge.", "A helmet is required to enter the lab."),  # another thing
+    ("You cannot enter the lab without a badge.", "Anyone may enter the lab."),
+])
+def test_a_denial_without_a_thing_the_source_does_not_require_is_not_excused(claim, source):
+    assert not restated_requirement(claim, source)
