@@ -175,11 +175,17 @@ def restated_requirement(claim: str, evidence: str) -> bool:
     denial of its own ("Police need a warrant to obtain it", "A badge is required to enter"): the same rule
     said the other way round, so the claim's "cannot" contradicts nothing (the later stages judge the rest)."""
     m = _WITHOUT_DEED.search(claim)
-    if m is None or len(_HAS_CUE.findall(claim)) != 1:
-        return False
+    if m is None or len(_HAS_CUE.findall(claim)) != 1 or _HAS_CUE.search(evidence):
+        return False  # a denial anywhere in the evidence may be of this requirement ("Staff are not required to")
     thing = verb_stem(m.group(2).casefold())
-    return any(_REQUIRED.search(sentence) and not _HAS_CUE.search(sentence) and thing in _stems(sentence)
+    return any(_REQUIRED.search(sentence) and not _SETS_APART.search(sentence) and thing in _stems(sentence)
                for sentence in split_sentences(evidence))
+
+
+# words that set someone or something apart from a requirement ("required on all trams, but children under
+# five travel free")
+_SETS_APART = re.compile(r"\b(?:except|unless|other\s+than|save\s+for|excepted|exempt|but|however|although|though|"
+                         r"while|free|optional|recommended|advised)\b", re.IGNORECASE)
 
 
 def _content(tok: str) -> bool:

@@ -75,6 +75,9 @@ def test_a_requirement_restated_as_a_denial_without_it_is_no_contradiction(claim
     ("You cannot enter the lab without a badge.", "A badge is not required to enter the lab."),  # denied there
     ("You cannot enter the lab without a badge.", "A helmet is required to enter the lab."),  # another thing
     ("You cannot enter the lab without a badge.", "Anyone may enter the lab."),
+    # an exception in the sentence, or a denial elsewhere in the evidence, may be of this very requirement
+    ("Children under five cannot travel without a ticket.", "Tickets are required on all trams, but children under five travel free."),
+    ("Teachers cannot leave without signing out.", "Pupils must sign out before leaving. Staff are not required to sign out."),
 ])
 def test_a_denial_without_a_thing_the_source_does_not_require_is_not_excused(claim, source):
     assert not restated_requirement(claim, source)
