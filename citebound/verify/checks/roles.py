@@ -296,6 +296,8 @@ def _party_before(clause: list[str], i: int) -> list[str]:
         k = i - len(names) - 1  # "the city of Marlow": Marlow, and the city
         if k >= 2 and clause[k] == "of" and _is_noun_word(clause[k - 1]) and clause[k - 2].casefold() in _ARTICLES:
             return names + [stem(clause[k - 1])]
+        if k >= 1 and clause[k] == "of" and _is_name(clause[k - 1]):
+            return names + _name_before(clause, k)  # "The Ministry of Trade fined": Trade and Ministry
         return names
     j = i - 1
     while j >= 0 and i - j <= _NOUN_WORDS and (_is_noun_word(clause[j]) or (j < i - 1 and _is_possessive(clause[j]))):
@@ -313,6 +315,12 @@ def _party_after(clause: list[str], i: int) -> list[str]:
     none ("the startup for 30 million euros": the startup), with the name it gives ("the startup Helix Labs",
     "the city of Marlow": the names and the noun)."""
     if names := _names_after(clause, i):
+        return names
+    if i + 1 < len(clause) and clause[i].casefold() in _ARTICLES and _is_name(clause[i + 1]):
+        names = _names_after(clause, i + 1)  # "beat the Eastfield Bears": the name after its article
+        j = i + 1 + len(names)
+        if j + 1 < len(clause) and clause[j] == "of" and _is_name(clause[j + 1]):
+            names += _names_after(clause, j + 1)  # "by the Ministry of Trade": Ministry and Trade
         return names
     for k in (i + 1, i + 2):  # "defeated top seed Roza Malik": a title of one or two words before the name
         if k < len(clause) and all(_is_noun_word(t) for t in clause[i:k]) and _is_name(clause[k]):
@@ -345,6 +353,8 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         # "Orvanta has (now) acquired Pellby": the perfect's "has" (and an adverb) stands between who and the deed
         k = i - 2 if i >= 3 and clause[i - 1].casefold() in _PERFECT_ADVERBS else i - 1
         at = i - 1 if modal else (k if k >= 1 and _is_past(tok) and clause[k].casefold() in _PERFECT else i)
+        if at >= 2 and _is_manner_adverb(clause[at - 1]):
+            at -= 1  # "Quist narrowly defeated Stone": who did it stands before the adverb
         who, whom = _party_before(clause, at) or _reported_subject(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
@@ -361,6 +371,15 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
 
 
 _DEED_MODALS = frozenset({"must", "shall", "will", "should", "may", "can", "would", "could"})
+
+
+def _is_manner_adverb(tok: str) -> bool:
+    """A lower-case "-ly" word right before a deed ("narrowly", "finally"), not a noun or adjective in "-ly"."""
+    return tok[:1].islower() and tok.endswith("ly") and len(tok) > 4 and tok.casefold() not in _NOT_ADVERBS
+
+
+_NOT_ADVERBS = frozenset({"family", "italy", "july", "supply", "assembly", "rally", "ally", "belly", "jelly", "reply",
+                          "only", "early", "daily", "weekly", "monthly", "yearly", "likely"})
 
 
 def _recipient(clause: list[str], i: int) -> list[str]:

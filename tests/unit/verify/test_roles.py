@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citebound.verify.cascade import Cascade
+from citebound.verify.checkers import make_checker
 from citebound.verify.checks.roles import (
     invented_authors,
     invented_names,
@@ -244,3 +245,23 @@ def test_a_place_after_another_event_is_not_the_event_s(claim, ok):
     assert role_conflicts("The band played in Cork.", "The band played in Dublin and then, after a day off, in Cork.") == []
     source = "The conference will be held in Prague in May, after last year's meeting in Vienna."
     assert (role_conflicts(claim, source) == []) == ok, role_conflicts(claim, source)
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The Kolm Lynx beat the Eastfield Bears 4-3.", "Ice hockey: The Eastfield Bears beat the Kolm Lynx 4-3 in overtime on Tuesday."),
+    ("Amelia Stone narrowly defeated Rafael Quist.", "In a runoff, Senator Rafael Quist narrowly defeated Amelia Stone."),
+    ("Amelia Stone defeated Rafael Quist.", "Senator Rafael Quist narrowly defeated Amelia Stone in the runoff."),
+])
+def test_a_deed_turned_round_between_names_with_articles_or_an_adverb_is_read(claim, source):
+    assert swapped_roles(claim, source)
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("The Eastfield Bears beat the Kolm Lynx 4-3.", "Ice hockey: The Eastfield Bears beat the Kolm Lynx 4-3 in overtime on Tuesday."),
+    ("Rafael Quist narrowly defeated Amelia Stone.", "Senator Rafael Quist narrowly defeated Amelia Stone."),
+    # "of" joins one name: the Ministry of Trade is one party, before its verb or after "by"
+    ("Orlen Freight was fined by the Ministry of Trade.", "The Ministry of Trade fined the Orlen Freight company 2 million euros."),
+])
+def test_the_same_deed_the_same_way_round_is_no_swap(claim, source):
+    assert swapped_roles(claim, source) == []
+    assert make_checker("deterministic").check_pair(claim, source).stage != "role"
