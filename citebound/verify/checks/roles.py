@@ -56,6 +56,7 @@ from __future__ import annotations
 import re
 
 from citebound.text.kinds import ONE_OF_A_KIND
+from citebound.text.sentences import split_sentences
 from citebound.text.stem import IRREGULAR_BASE, STOP_WORDS, stem
 from citebound.verify.checks.negation import CLAUSE_NEGATIONS, states_negation
 
@@ -355,6 +356,7 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         at = i - 1 if modal else (k if k >= 1 and _is_past(tok) and clause[k].casefold() in _PERFECT else i)
         if at >= 2 and _is_manner_adverb(clause[at - 1]):
             at -= 1  # "Quist narrowly defeated Stone": who did it stands before the adverb
+        at = _before_aside(clause, at)
         who, whom = _party_before(clause, at) or _reported_subject(clause, i), _party_after(clause, i + 1)
         if who and whom:
             out.append((verb, frozenset(who), frozenset(whom), tok))
@@ -371,6 +373,20 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
 
 
 _DEED_MODALS = frozenset({"must", "shall", "will", "should", "may", "can", "would", "could"})
+
+
+_ASIDE_WORDS = 10
+
+
+def _before_aside(clause: list[str], at: int) -> int:
+    """Where the doer ends when an aside between commas stands between it and its deed ("Kurz, ranked 112th in
+    the world, will face Tanaka": Kurz); `at` itself when there is none or no name before the first comma."""
+    if at < 3 or clause[at - 1] != ",":
+        return at
+    for p in range(at - 2, max(0, at - 2 - _ASIDE_WORDS), -1):
+        if clause[p] == ",":
+            return p if _name_before(clause, p) else at
+    return at
 
 
 def _is_manner_adverb(tok: str) -> bool:
@@ -423,7 +439,9 @@ def _read_both(claim: str, evidence: str, reader) -> tuple[list, list]:
 
 
 # deeds two do to each other: either way round says the same
-_MUTUAL = frozenset(stem(w) for w in "met married played faced fought drew tied divorced dated partnered".split())
+_MUTUAL = frozenset(stem(w) for w in ("met married played faced fought drew tied divorced dated partnered debated "
+                                       "meet meets marry marries play plays face faces fight fights draw draws tie ties "
+                                       "debate debates").split())
 
 
 # Verbs that say one deed, read as one ("Lopez took over from Reed" is "Lopez replaced Reed"; "Ajax lost to
@@ -533,7 +551,7 @@ def _one_name(a: frozenset[str], b: frozenset[str], text: str) -> bool:
 
 def _done_with(who: frozenset[str], text: str) -> bool:
     """Whether `text` names the party as one the deed was done with ("founded the company with Alice")."""
-    return any(re.search(rf"\b(?:with|alongside|together\s+with)\s+(?:[^\W\d_]+\s+){{0,2}}{re.escape(x)}\b", text)
+    return any(re.search(rf"\b(?:with|alongside|together\s+with)\s+(?:[^\W\d_]+\s+){{0,3}}{re.escape(x)}\b", text)
                for x in who)  # fmt: skip
 
 
@@ -550,8 +568,10 @@ def other_doers(claim: str, evidence: str) -> list[str]:
     claimed, stated = _read_both(claim, evidence, _deeds)
     out = []
     for verb, who, whom, written in claimed:
-        if verb in _MUTUAL or not _all_names(who):
-            continue  # "Alice married Bob"; a doer named by a noun may be another's synonym ("police", "officers")
+        if not _all_names(who):
+            continue  # a doer named by a noun may be another's synonym ("police", "officers")
+        if verb in _MUTUAL and _named_with_deed(who, verb, evidence):
+            continue  # "Alice married Bob" against "Bob married Alice", "... and Bob married her": the party is there
         same = [(w, m) for v, w, m, _ in stated if v == verb and whom & m]
         if not same or any(who & w for w, _ in same) or not all(_all_names(w) for w, _ in same) \
                 or any(_one_name(who, w, evidence) for w, _ in same) or _done_with(who, evidence):
@@ -559,6 +579,15 @@ def other_doers(claim: str, evidence: str) -> list[str]:
         doers = " and ".join(_in_order(w, evidence) for w, _ in same)
         out.append(f"the source says {doers!r} {written} it, not {_in_order(who, claim)!r}")
     return out
+
+
+def _named_with_deed(who: frozenset[str], verb: str, evidence: str) -> bool:
+    """Whether a name of `who` stands in a sentence of the evidence that says the deed `verb` (a stem)."""
+    for sentence in split_sentences(evidence):
+        toks = _TOKEN.findall(sentence)
+        if any(t.isalpha() and _deed_stem(t) == verb for t in toks) and who & set(toks):
+            return True
+    return False
 
 
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "his", "her", "our"})

@@ -265,3 +265,24 @@ def test_a_deed_turned_round_between_names_with_articles_or_an_adverb_is_read(cl
 def test_the_same_deed_the_same_way_round_is_no_swap(claim, source):
     assert swapped_roles(claim, source) == []
     assert make_checker("deterministic").check_pair(claim, source).stage != "role"
+
+
+@pytest.mark.parametrize("claim,source,doer", [
+    # the doer before an aside between commas ("Kurz, ranked 112th in the world, will face")
+    ("Havel will face Aiko Tanaka in the semi-finals.",
+     "Mira Havel lost to Jana Kurz in the quarter-finals. Kurz, ranked 112th in the world, will face Aiko Tanaka in the semi-finals.", "Kurz"),
+    ("Moss saved a late penalty.", "Keane, the goalkeeper, saved a late penalty, and Moss, the captain, scored the winner.", "Keane"),
+])
+def test_a_deed_of_a_party_named_before_an_aside_is_not_anothers(claim, source, doer):
+    (reason,) = other_doers(claim, source)
+    assert repr(doer) in reason
+
+
+@pytest.mark.parametrize("claim,source", [
+    ("Kurz will face Aiko Tanaka.", "Kurz, ranked 112th in the world, will face Aiko Tanaka in the semi-finals."),
+    ("Mendes will fight Chen for the title.", "Chen, who turned 19 last week, will fight Mendes for the title in March."),  # mutual
+    ("Static Bloom will tour Japan with Carla Mendez.",
+     "Carla Mendez and Leo Park, a folk duo, will tour Japan with the rock band Static Bloom."),  # a co-doer after "with"
+])
+def test_a_mutual_deed_either_way_round_or_a_co_doer_is_no_other_doer(claim, source):
+    assert other_doers(claim, source) == [] and swapped_roles(claim, source) == []
