@@ -390,8 +390,14 @@ def _before_aside(clause: list[str], at: int) -> int:
 
 
 def _is_manner_adverb(tok: str) -> bool:
-    """A lower-case "-ly" word right before a deed ("narrowly", "finally"), not a noun or adjective in "-ly"."""
+    """A lower-case "-ly" word right before a deed ("narrowly", "finally"), not a noun or adjective in "-ly", or
+    an adverb of time ("Roussel later led the first winter ascent")."""
+    if tok in _TIME_ADVERBS:
+        return True
     return tok[:1].islower() and tok.endswith("ly") and len(tok) > 4 and tok.casefold() not in _NOT_ADVERBS
+
+
+_TIME_ADVERBS = frozenset({"later", "then", "also", "soon", "again", "once", "first", "since", "already"})
 
 
 _NOT_ADVERBS = frozenset({"family", "italy", "july", "supply", "assembly", "rally", "ally", "belly", "jelly", "reply",

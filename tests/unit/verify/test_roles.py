@@ -286,3 +286,11 @@ def test_a_deed_of_a_party_named_before_an_aside_is_not_anothers(claim, source, 
 ])
 def test_a_mutual_deed_either_way_round_or_a_co_doer_is_no_other_doer(claim, source):
     assert other_doers(claim, source) == [] and swapped_roles(claim, source) == []
+
+
+def test_a_doer_before_an_adverb_of_time_is_read():
+    source = ("The north face was first climbed in 1938 by Marc Fabre and Yves Roussel. Roussel later led the first "
+              "winter ascent of the same face in 1951; Fabre had died two years earlier.")
+    (reason,) = other_doers("Marc Fabre led the first winter ascent of the north face in 1951.", source)
+    assert "'Roussel'" in reason
+    assert other_doers("Yves Roussel led the first winter ascent in 1951.", source) == []
