@@ -75,10 +75,13 @@ _PLAN_BEFORE_TO = frozenset({"plans", "planned", "plan", "expected", "due", "set
                              "going", "hopes", "hoped", "aims", "aimed", "is", "are", "was", "were"})  # fmt: skip
 
 
+def _may_be_event(tok: str) -> bool:
+    """A word, not a stop word, linking word or month: what an event's verb can be."""
+    return tok[:1].isalpha() and tok not in STOP_WORDS and tok not in _LINKS and tok not in MONTHS
+
+
 def _event(tok: str) -> bool:
-    if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS:
-        return False
-    return tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed"))
+    return _may_be_event(tok) and (tok in _IRREGULAR_PAST or (len(tok) > 4 and tok.endswith("ed")))
 
 
 def _event_at(toks: list[str], k: int) -> bool:
@@ -86,7 +89,7 @@ def _event_at(toks: list[str], k: int) -> bool:
     tok = toks[k]
     if _event(tok):
         return True
-    if not tok[:1].isalpha() or tok in STOP_WORDS or tok in _LINKS or tok in MONTHS or len(tok) < 3 or k == 0:
+    if k == 0 or len(tok) < 3 or not _may_be_event(tok):
         return False
     prev = toks[k - 1]
     return prev in _MODALS or (prev == "to" and k >= 2 and toks[k - 2] in _PLAN_BEFORE_TO)

@@ -54,4 +54,3 @@ def ended_states(claim: str, window: str) -> list[str]:
             rest = rest_of_sentence(after)
             return [f"the source says it was so {rest[:80]!r}, not that it still {m.group(1).lower()}"]
     return []
-

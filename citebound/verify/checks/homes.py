@@ -52,8 +52,10 @@ def _claimed_home(claim: str) -> str | None:
 def moved_away(claim: str, source: str) -> list[str]:
     """A home the claim states in the present that the source says was left for another place."""
     place = _claimed_home(claim)
-    if place is None:
-        return []
+    return [] if place is None else _moved_away(place, source)
+
+
+def _moved_away(place: str, source: str) -> list[str]:
     # the source gives the place as a home or a destination itself: left to the other checks
     if re.search(rf"\b{_BACK}\b(?:\s+\w+){{0,2}}\s+(?:in|to)\s+{re.escape(place)}\b", source):
         return []
@@ -76,8 +78,10 @@ def moved_away(claim: str, source: str) -> list[str]:
 def unstated_home(claim: str, source: str) -> list[str]:
     """A home the claim states in the present at a place the source names but never as a home."""
     place = _claimed_home(claim)
-    if place is None:
-        return []
+    return [] if place is None else _unstated_home(place, source)
+
+
+def _unstated_home(place: str, source: str) -> list[str]:
     spans = sentence_spans(source)
     # each sentence naming the place, with the one before it (an address cut by an abbreviation: "residing at
     # ul. Lipowa 12, Wrocław")
@@ -87,9 +91,10 @@ def unstated_home(claim: str, source: str) -> list[str]:
     of_place = re.compile(rf"\b(?:the|a|an)\s+{re.escape(place)}(?:,\s+{_NAME},)?\s+[a-z]")
     if not named or any(_HOME_WORDS.search(text) or of_place.search(sent) for text, sent in named):
         return []  # not named (the other checks' matter), or named where a home is spoken of
-    named = [sent for _, sent in named]
-    return [f"the source names {place} ({' '.join(named[0].split())[:80]!r}) but not as a home"]
+    return [f"the source names {place} ({' '.join(named[0][1].split())[:80]!r}) but not as a home"]
 
 
 def home_conflicts(claim: str, source: str) -> list[str]:
-    return moved_away(claim, source) or unstated_home(claim, source)
+    """Both rules, the claim's home read once (the cascade calls this for every claim and source)."""
+    place = _claimed_home(claim)
+    return [] if place is None else _moved_away(place, source) or _unstated_home(place, source)

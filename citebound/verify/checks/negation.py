@@ -182,10 +182,11 @@ def restated_requirement(claim: str, evidence: str) -> bool:
                for sentence in split_sentences(evidence))
 
 
+# words that set someone apart from a rule ("except staff"): _EXCEPTED (with clause punctuation) and _SETS_APART
+_EXCEPT_WORDS = r"except|unless|other\s+than|save\s+for|excepted|exempt|but|though|while|however"
 # words that set someone or something apart from a requirement ("required on all trams, but children under
 # five travel free")
-_SETS_APART = re.compile(r"\b(?:except|unless|other\s+than|save\s+for|excepted|exempt|but|however|although|though|"
-                         r"while|free|optional|recommended|advised)\b", re.IGNORECASE)
+_SETS_APART = re.compile(rf"\b(?:{_EXCEPT_WORDS}|although|free|optional|recommended|advised)\b", re.IGNORECASE)
 
 
 def _content(tok: str) -> bool:
@@ -489,8 +490,7 @@ _NOT_REQUIRED = re.compile(r"\b(?:(?:is|are)(?:\s+not|n't)(?:\s+[^\W\d_]+ly)?\s+
                            r"needn't|need\s+not|there\s+is\s+no\s+need|no\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+is\s+(?:required|needed|"
                            r"necessary))\b",
                            re.IGNORECASE)
-_EXCEPTED = re.compile(r"\b(?:except|unless|other\s+than|save\s+for|excepted|exempt|but|though|while|however)\b|[,;:]",
-                       re.IGNORECASE)
+_EXCEPTED = re.compile(rf"\b(?:{_EXCEPT_WORDS})\b|[,;:]", re.IGNORECASE)
 _PHRASE_END = re.compile(r"\b(?:or|and|after|before|during|until|when|if|once)\b|" + _EXCEPTED.pattern,
                          re.IGNORECASE)  # the end of the thing needed ("without a referral after the first visit")
 _REQUIREMENT_WORDS = frozenset({"requir", "need", "necessari", "mandatori", "compulsori", "have", "show", "hold", "provid",

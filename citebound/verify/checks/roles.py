@@ -354,7 +354,7 @@ def _deeds(clause: list[str]) -> list[tuple[str, frozenset[str], frozenset[str],
         # "Orvanta has (now) acquired Pellby": the perfect's "has" (and an adverb) stands between who and the deed
         k = i - 2 if i >= 3 and clause[i - 1].casefold() in _PERFECT_ADVERBS else i - 1
         at = i - 1 if modal else (k if k >= 1 and _is_past(tok) and clause[k].casefold() in _PERFECT else i)
-        if at >= 2 and _is_manner_adverb(clause[at - 1]):
+        if at >= 2 and _is_adverb_before_deed(clause[at - 1]):
             at -= 1  # "Quist narrowly defeated Stone": who did it stands before the adverb
         at = _before_aside(clause, at)
         who, whom = _party_before(clause, at) or _reported_subject(clause, i), _party_after(clause, i + 1)
@@ -389,7 +389,7 @@ def _before_aside(clause: list[str], at: int) -> int:
     return at
 
 
-def _is_manner_adverb(tok: str) -> bool:
+def _is_adverb_before_deed(tok: str) -> bool:
     """A lower-case "-ly" word right before a deed ("narrowly", "finally"), not a noun or adjective in "-ly", or
     an adverb of time ("Roussel later led the first winter ascent")."""
     if tok in _TIME_ADVERBS:
